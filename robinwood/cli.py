@@ -1,0 +1,126 @@
+"""The `robinwood` command line. Bad input prints one line and exits with status 2."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+from tqdm import tqdm
+
+from game_def.errors import RobinWoodError
+
+
+class _Group(click.Group):
+    """Turns every known user error into one line on stderr and exit status 2."""
+
+    def main(self, *args, **kwargs):
+        kwargs["standalone_mode"] = False
+        try:
+            return super().main(*args, **kwargs)
+        except click.exceptions.Exit as e:
+            sys.exit(e.exit_code)
+        except click.exceptions.Abort:
+            click.echo("robinwood: interrupted", err=True)
+            sys.exit(130)
+        except click.ClickException as e:
+            click.echo(f"robinwood: error: {e.format_message()}", err=True)
+            sys.exit(2)
+        except (RobinWoodError, ValueError) as e:
+            click.echo(f"robinwood: error: {e}", err=True)
+            sys.exit(2)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="robinwood")
+def cli() -> None:
+    """Solve and analyse the bluffing card game Robin Wood."""
+
+
+def variant_options(fn):
+    """The game parameters every command accepts (docs/rules.md "Options")."""
+    opts = [
+        click.option("--variant", "variant_text", default=None,
+                     help="A whole variant string, e.g. 'rspx:max_turns=6'; the options "
+                          "below override it."),
+        click.option("--deck", default=None,
+                     help="Named deck (standard, team, rspx, rspmx, duel6, duel7, duel8) "
+                          "or character names joined by '+'."),
+        click.option("--players", type=int, default=None, help="2, 3 or 4."),
+        click.option("--teams", is_flag=True, default=None, help="Two teams of two."),
+        click.option("--strikes", type=int, default=None, help="Strikes that eliminate."),
+        click.option("--max-turns", type=int, default=None, help="Turn cap (a draw)."),
+        click.option("--first-player", type=int, default=None, help="Seat that starts."),
+        click.option("--challenge-order", default=None, help="clockwise or random."),
+        click.option("--traitor-strikes-on-reveal", is_flag=True, default=None,
+                     help="A Traitor turned up by Robin/Sheriff adds a strike."),
+        click.option("--layout", default=None, help="Fixed deal: names joined by '+'."),
+    ]
+    for opt in reversed(opts):
+        fn = opt(fn)
+    return fn
+
+
+def build_variant(variant_text, **params):
+    from game_def.variant import Variant, parse
+
+    variant = parse(variant_text) if variant_text else None
+    given = {k: v for k, v in params.items() if v is not None}
+    if variant is None:
+        from game_def.variant import from_params
+        return from_params(given)
+    return variant.replace(**given) if given else variant
+
+
+@cli.command()
+@variant_options
+@click.option("--rounds", type=int, default=None, help="Independent rounds to play.")
+@click.option("--matches", type=int, default=None,
+              help="Best-of-3 matches (first to two round wins) instead of rounds.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def simulate(variant_text, rounds, matches, seed, as_json, **params):
+    """Play uniformly random legal moves and report how the rules fire."""
+    from game_def.simulate import simulate as run
+
+    variant = build_variant(variant_text, **params)
+    if rounds is not None and matches is not None:
+        raise click.UsageError("give either --rounds or --matches, not both")
+    count = matches if matches is not None else (rounds if rounds is not None else 100_000)
+    if count < 1:
+        raise click.UsageError(f"--rounds/--matches must be at least 1 (got {count})")
+    with tqdm(total=count, unit=" matches" if matches else " rounds", disable=as_json or None,
+              file=sys.stderr, leave=False) as bar:
+        result = run(variant, count, seed, matches=matches is not None, progress=bar.update)
+    if as_json:
+        click.echo(json.dumps(result.to_json(), indent=2))
+    else:
+        click.echo(format_simulation(result.to_json()))
+
+
+def format_simulation(r: dict) -> str:
+    unit = r["mode"]
+    lines = [f"variant {r['variant']}: {r['count']} random {unit}, seed {r['seed']} "
+             f"({r['seconds']:.2f} s)", ""]
+    lines.append(f"{'side':<10} {'win rate':>9}   95% CI")
+    for w in r["win_rates"]:
+        lo, hi = w["ci95"]
+        lines.append(f"{w['side']:<10} {w['rate']:>9.4f}   [{lo:.4f}, {hi:.4f}]")
+    d = r["draw_rate"]
+    lines.append(f"{'draw':<10} {d['rate']:>9.4f}   [{d['ci95'][0]:.4f}, {d['ci95'][1]:.4f}]")
+    rl = r["round_length_turns"]
+    lines += ["", f"round length (turns) over {r['rounds_played']} rounds: mean "
+              f"{rl['mean']:.2f}, q05 {rl['q05']:.0f}, q25 {rl['q25']:.0f}, median "
+              f"{rl['q50']:.0f}, q75 {rl['q75']:.0f}, q95 {rl['q95']:.0f}, max {rl['max']}",
+              "", f"{'rule fired':<18} {'total':>10} {'per round':>10}"]
+    for name, total in r["rules_fired"].items():
+        lines.append(f"{name:<18} {total:>10} {r['rules_fired_per_round'][name]:>10.3f}")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    cli(prog_name="robinwood")
+
+
+if __name__ == "__main__":
+    main()
