@@ -39,7 +39,7 @@ R_SIZE = R_LAYOUT + MAX_POSITIONS
 # ----- state array -----------------------------------------------------------------------
 S_PHASE = 0
 S_ACTOR = 1            # seat whose turn it is
-S_TURN = 2             # turns completed
+S_TURN = 2             # turns played (the one that ends the round included)
 S_PEEK_POS = 3         # position peeked this turn
 S_ANNOUNCED = 4        # character announced this turn
 S_RESPONDER = 5        # seat deciding challenge/pass
@@ -202,6 +202,10 @@ def _camp_unmasked(state, rules, leader):
 # ===== round ends ======================================================================
 @jit
 def _finish(state, winner):
+    """End the round. A win ends the turn in progress, which then counts as played (the
+    turn cap's draw comes from _end_turn, which has counted it already)."""
+    if winner != DRAW:
+        state[S_TURN] += 1
     state[S_PHASE] = PH_TERMINAL
     state[S_WINNER] = winner
     state[S_ENDER] = state[S_ACTOR]
