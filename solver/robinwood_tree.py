@@ -1,0 +1,270 @@
+"""Write a two-player Robin Wood round into a FlatTree by walking the numba core once.
+
+Information sets are identified exactly, without strings: each player's observation
+record (docs/game-interface.md) is a path in a trie of integer tokens, and an infoset is
+a (player, trie node) pair. Strings are rebuilt from the trie only when asked for, and
+equal the OpenSpiel game's `information_state_string` (checked in tests).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from game_def import _core as k
+from game_def._jit import jit
+from game_def.actions import action_to_string, num_distinct_actions
+from game_def.characters import NAMES
+from game_def.core import rules_array
+from game_def.variant import Variant
+
+from .tree import CHANCE, DECISION, TERMINAL, FlatTree
+
+BYTES_PER_NODE = 1 + 1 + 4 + 8 + 4 + 8 + 8  # the FlatTree node arrays
+SOLVER_BYTES_PER_NODE = 3 * 8               # reach x2 and value in the CFR kernels
+
+
+class TreeTooLarge(MemoryError):
+    """The tree has more nodes than the caller allowed."""
+
+
+def _token_layout(n: int) -> tuple[int, int, int]:
+    na = num_distinct_actions(n)
+    fastest = 1 + k.MAX_PLAYERS * na
+    seen = fastest + k.MAX_PLAYERS
+    base = seen + k.MAX_POSITIONS * k.NUM_CHARACTERS
+    return fastest, seen, base
+
+
+@jit
+def _grow_i8(a, need):
+    if need <= a.shape[0]:
+        return a
+    out = np.empty(max(need, 2 * a.shape[0]), dtype=a.dtype)
+    out[:a.shape[0]] = a
+    return out
+
+
+@jit
+def _grow_2d(a, need):
+    if need <= a.shape[0]:
+        return a
+    out = np.empty((max(need, 2 * a.shape[0]), a.shape[1]), dtype=a.dtype)
+    out[:a.shape[0]] = a
+    return out
+
+
+@jit
+def _observe(trie, trie_parent, trie_token, n_trie, obs, token, base):
+    """The trie node reached from `obs` by `token` (created if new)."""
+    key = obs * base + token
+    child = trie.get(key, -1)
+    if child < 0:
+        child = n_trie[0]
+        trie[key] = child
+        trie_parent[child] = obs
+        trie_token[child] = token
+        n_trie[0] += 1
+    return child
+
+
+@jit
+def _build(rules, max_nodes, na, tok_fastest, tok_seen, base):
+    """DFS over the core; returns the node arrays, the infoset arrays and the trie, or
+    a node count of -1 if the tree has more than max_nodes nodes."""
+    cap = 1 << 16
+    kind = np.empty(cap, dtype=np.int8)
+    player = np.empty(cap, dtype=np.int8)
+    infoset = np.empty(cap, dtype=np.int32)
+    first = np.empty(cap, dtype=np.int64)
+    count = np.empty(cap, dtype=np.int32)
+    prob = np.empty(cap, dtype=np.float64)
+    payoff = np.empty(cap, dtype=np.float64)
+    set_player = np.empty(1024, dtype=np.int8)
+    set_obs = np.empty(1024, dtype=np.int64)
+    set_count = np.empty(1024, dtype=np.int32)
+    set_actions = np.empty(4096, dtype=np.int64)
+    trie_parent = np.empty(1 << 16, dtype=np.int64)
+    trie_token = np.empty(1 << 16, dtype=np.int64)
+    trie = numba.typed.Dict.empty(numba.types.int64, numba.types.int64)
+    set_of_obs = numba.typed.Dict.empty(numba.types.int64, numba.types.int64)
+    n_trie = np.zeros(1, dtype=np.int64)
+    n_trie[0] = 2  # trie roots: 0 for player 0, 1 for player 1
+    trie_parent[0] = -1
+    trie_parent[1] = -1
+    n_sets = 0
+    n_slots = 0
+
+    stack = np.empty((4096, k.S_SIZE), dtype=np.int64)
+    stack_meta = np.empty((4096, 3), dtype=np.int64)  # node id, obs of p0, obs of p1
+    actions = np.empty(k.MAX_LEGAL, dtype=np.int64)
+    probs = np.empty(k.MAX_CHANCE_OUTCOMES, dtype=np.float64)
+    ret = np.zeros(2, dtype=np.float64)
+
+    stack[0] = k._initial_state(rules)
+    stack_meta[0, 0] = 0
+    stack_meta[0, 1] = 0
+    stack_meta[0, 2] = 1
+    top = 1
+    n_nodes = 1
+    prob[0] = 1.0
+    while top > 0:
+        top -= 1
+        state = stack[top].copy()
+        node = stack_meta[top, 0]
+        obs0 = stack_meta[top, 1]
+        obs1 = stack_meta[top, 2]
+        cur = k._current_player(state)
+        if cur == k.TERMINAL_PLAYER:
+            kind[node] = TERMINAL
+            player[node] = -1
+            infoset[node] = -1
+            first[node] = 0
+            count[node] = 0
+            k._returns(state, rules, ret)
+            payoff[node] = ret[0]
+            continue
+        if cur == k.CHANCE_PLAYER:
+            m = k._chance_outcomes(state, rules, actions, probs)
+            kind[node] = CHANCE
+            player[node] = -1
+            infoset[node] = -1
+        else:
+            m = k._legal_actions(state, rules, actions)
+            obs = obs0 if cur == 0 else obs1
+            s = set_of_obs.get(obs, -1)
+            if s < 0:
+                s = n_sets
+                set_of_obs[obs] = s
+                set_player = _grow_i8(set_player, n_sets + 1)
+                set_obs = _grow_i8(set_obs, n_sets + 1)
+                set_count = _grow_i8(set_count, n_sets + 1)
+                set_actions = _grow_i8(set_actions, n_slots + m)
+                set_player[s] = cur
+                set_obs[s] = obs
+                set_count[s] = m
+                for i in range(m):
+                    set_actions[n_slots + i] = actions[i]
+                n_slots += m
+                n_sets += 1
+            kind[node] = DECISION
+            player[node] = cur
+            infoset[node] = s
+        if n_nodes + m > max_nodes:
+            return -1, kind, player, infoset, first, count, prob, payoff, set_player, \
+                set_obs, set_count, set_actions, trie_parent, trie_token, n_sets, n_slots, \
+                n_trie[0]
+        first[node] = n_nodes
+        count[node] = m
+        payoff[node] = 0.0
+        need = n_nodes + m
+        kind = _grow_i8(kind, need)
+        player = _grow_i8(player, need)
+        infoset = _grow_i8(infoset, need)
+        first = _grow_i8(first, need)
+        count = _grow_i8(count, need)
+        prob = _grow_i8(prob, need)
+        payoff = _grow_i8(payoff, need)
+        stack = _grow_2d(stack, top + m)
+        stack_meta = _grow_2d(stack_meta, top + m)
+        actor = state[k.S_ACTOR]
+        for j in range(m):
+            i = m - 1 - j  # push in reverse so that child 0 is expanded first
+            a = actions[i]
+            child = n_nodes + i
+            prob[child] = probs[i] if cur == k.CHANCE_PLAYER else 1.0
+            scope = k._action_scope(state, rules, a)
+            nxt = stack[top]
+            nxt[:] = state
+            k._apply_action(nxt, rules, a)
+            o0 = obs0
+            o1 = obs1
+            if scope != k.SCOPE_NONE:
+                if cur == k.CHANCE_PLAYER:
+                    token = tok_fastest + (a - k.C_FASTEST)
+                else:
+                    token = 1 + cur * na + a
+                trie_parent = _grow_i8(trie_parent, n_trie[0] + 2)
+                trie_token = _grow_i8(trie_token, n_trie[0] + 2)
+                if scope == k.SCOPE_ALL or actor == 0:
+                    o0 = _observe(trie, trie_parent, trie_token, n_trie, o0, token, base)
+                if scope == k.SCOPE_ALL or actor == 1:
+                    o1 = _observe(trie, trie_parent, trie_token, n_trie, o1, token, base)
+            seen = nxt[k.S_SEEN_SCOPE]
+            if seen != k.SCOPE_NONE:
+                token = tok_seen + nxt[k.S_SEEN_POS] * k.NUM_CHARACTERS + nxt[k.S_SEEN_CHAR]
+                trie_parent = _grow_i8(trie_parent, n_trie[0] + 2)
+                trie_token = _grow_i8(trie_token, n_trie[0] + 2)
+                if seen == k.SCOPE_ALL or actor == 0:
+                    o0 = _observe(trie, trie_parent, trie_token, n_trie, o0, token, base)
+                if seen == k.SCOPE_ALL or actor == 1:
+                    o1 = _observe(trie, trie_parent, trie_token, n_trie, o1, token, base)
+            stack_meta[top, 0] = child
+            stack_meta[top, 1] = o0
+            stack_meta[top, 2] = o1
+            top += 1
+        n_nodes += m
+    return n_nodes, kind, player, infoset, first, count, prob, payoff, set_player, set_obs, \
+        set_count, set_actions, trie_parent, trie_token, n_sets, n_slots, n_trie[0]
+
+
+class _KeyBuilder:
+    """Rebuilds information-state strings from the observation trie, on demand."""
+
+    def __init__(self, variant: Variant, trie_parent, trie_token, set_obs, set_player):
+        self._n = variant.num_positions
+        self._na = num_distinct_actions(self._n)
+        self._fastest, self._seen, _ = _token_layout(self._n)
+        self._parent, self._token = trie_parent, trie_token
+        self._obs, self._player = set_obs, set_player
+
+    def _text(self, token: int) -> str:
+        if token >= self._seen:
+            pos, card = divmod(token - self._seen, k.NUM_CHARACTERS)
+            return f"{pos}={NAMES[card]}"
+        if token >= self._fastest:
+            return f"fastest {token - self._fastest}"
+        mover, action = divmod(token - 1, self._na)
+        return f"{mover}:{action_to_string(self._n, mover, action)}"
+
+    def __call__(self, infoset: int) -> str:
+        node = int(self._obs[infoset])
+        tokens = []
+        while self._parent[node] >= 0:
+            tokens.append(self._text(int(self._token[node])))
+            node = int(self._parent[node])
+        return "; ".join([f"P{int(self._player[infoset])}", *reversed(tokens)])
+
+
+def build_robinwood_tree(variant: Variant, max_nodes: int = 200_000_000) -> FlatTree:
+    """The whole game tree of a two-player variant, under the lazy deal.
+
+    Raises TreeTooLarge (with the node count reached) above `max_nodes`.
+    """
+    if variant.players != 2:
+        raise ValueError(f"the exact solver handles two players (got players="
+                         f"{variant.players}); use the simulator for 3-4 players")
+    rules = rules_array(variant)
+    na = num_distinct_actions(variant.num_positions)
+    fastest, seen, base = _token_layout(variant.num_positions)
+    (n, kind, player, infoset, first, count, prob, payoff, set_player, set_obs, set_count,
+     set_actions, trie_parent, trie_token, n_sets, n_slots, n_trie) = _build(
+        rules, max_nodes, na, fastest, seen, base)
+    if n < 0:
+        raise TreeTooLarge(f"the game tree of {variant} has more than {max_nodes:,} nodes; "
+                           f"lower max_turns or pick a smaller deck")
+    num_actions = set_count[:n_sets].copy()
+    tree = FlatTree(
+        kind=kind[:n].copy(), player=player[:n].copy(), infoset=infoset[:n].copy(),
+        first_child=first[:n].copy(), num_children=count[:n].copy(),
+        edge_prob=prob[:n].copy(), payoff=payoff[:n].copy(),
+        infoset_player=set_player[:n_sets].copy(),
+        infoset_offset=np.concatenate(([0], np.cumsum(num_actions)[:-1])).astype(np.int64),
+        infoset_num_actions=num_actions,
+        infoset_actions=set_actions[:n_slots].copy(),
+        infoset_key=_KeyBuilder(variant, trie_parent[:n_trie].copy(),
+                                trie_token[:n_trie].copy(), set_obs[:n_sets].copy(),
+                                set_player[:n_sets].copy()),
+        description=str(variant),
+    )
+    return tree

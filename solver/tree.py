@@ -1,0 +1,105 @@
+"""The narrow interface between games and solvers: a two-player zero-sum game tree as
+flat arrays (no Python object per node).
+
+Nodes are numbered so that every parent comes before its children and the children of
+a node are contiguous (`first_child[n] .. first_child[n] + num_children[n] - 1`). A
+forward pass over node ids is therefore top-down and a backward pass bottom-up. At a
+decision node, child `i` is the infoset's action `i` (perfect recall guarantees every
+node of an infoset has the same legal actions, in the same order).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable
+
+import numpy as np
+
+TERMINAL, CHANCE, DECISION = 0, 1, 2
+
+
+@dataclasses.dataclass
+class FlatTree:
+    """A game tree for the CFR kernels. Payoffs are player 0's (player 1 gets minus)."""
+
+    kind: np.ndarray            # int8 per node: TERMINAL, CHANCE or DECISION
+    player: np.ndarray          # int8 per node: acting player at decisions, -1 otherwise
+    infoset: np.ndarray         # int32 per node: infoset index at decisions, -1 otherwise
+    first_child: np.ndarray     # int64 per node (0 at terminals)
+    num_children: np.ndarray    # int32 per node
+    edge_prob: np.ndarray       # float64 per node: chance probability of the edge into it
+                                #   (1.0 below decision nodes and at the root)
+    payoff: np.ndarray          # float64 per node: player 0's payoff at terminals
+    infoset_player: np.ndarray  # int8 per infoset
+    infoset_offset: np.ndarray  # int64 per infoset: start of its slots in action arrays
+    infoset_num_actions: np.ndarray  # int32 per infoset
+    infoset_actions: np.ndarray  # int64 per action slot: the game's action id
+    infoset_key: Callable[[int], str] | list[str]  # infoset -> information-state string
+    description: str = ""
+
+    # ----- sizes -----------------------------------------------------------------------
+    @property
+    def num_nodes(self) -> int:
+        return len(self.kind)
+
+    @property
+    def num_infosets(self) -> int:
+        return len(self.infoset_player)
+
+    @property
+    def num_action_slots(self) -> int:
+        return len(self.infoset_actions)
+
+    @property
+    def nbytes(self) -> int:
+        return sum(getattr(self, f.name).nbytes for f in dataclasses.fields(self)
+                   if isinstance(getattr(self, f.name), np.ndarray))
+
+    def key(self, infoset: int) -> str:
+        keys = self.infoset_key
+        return keys[infoset] if isinstance(keys, list) else keys(infoset)
+
+    def keys(self) -> list[str]:
+        return [self.key(i) for i in range(self.num_infosets)]
+
+    def validate(self) -> None:
+        """Check the structural invariants the kernels rely on (cheap, vectorised)."""
+        n = self.num_nodes
+        inner = self.kind != TERMINAL
+        kids = self.num_children[inner]
+        if np.any(kids < 1):
+            raise ValueError("a chance or decision node has no children")
+        starts = self.first_child[inner]
+        if np.any(starts <= np.flatnonzero(inner)):
+            raise ValueError("a child is numbered before its parent")
+        if np.any(starts + kids > n):
+            raise ValueError("a child index is out of range")
+        decisions = np.flatnonzero(self.kind == DECISION)
+        sets = self.infoset[decisions]
+        if np.any(self.infoset_num_actions[sets] != self.num_children[decisions]):
+            raise ValueError("a decision node's child count differs from its infoset's")
+        if np.any(self.infoset_player[sets] != self.player[decisions]):
+            raise ValueError("a decision node's player differs from its infoset's")
+        chance = np.flatnonzero(self.kind == CHANCE)
+        if len(chance):
+            ids = _ranges(self.first_child[chance], self.num_children[chance])
+            offsets = np.concatenate(([0], np.cumsum(self.num_children[chance])[:-1]))
+            sums = np.add.reduceat(self.edge_prob[ids], offsets)
+            bad = np.flatnonzero(np.abs(sums - 1.0) > 1e-9)
+            if len(bad):
+                raise ValueError(f"chance node {chance[bad[0]]}'s probabilities sum to "
+                                 f"{sums[bad[0]]}")
+
+
+def _ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Concatenation of arange(start, start + count) for each pair."""
+    total = int(counts.sum())
+    steps = np.ones(total, dtype=np.int64)
+    heads = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    steps[heads] = starts - np.concatenate(([0], starts[:-1] + counts[:-1] - 1))
+    return np.cumsum(steps)
+
+
+def uniform_strategy(tree: FlatTree) -> np.ndarray:
+    """Per action slot, 1 / (number of actions of its infoset)."""
+    return np.repeat(1.0 / tree.infoset_num_actions, tree.infoset_num_actions)
