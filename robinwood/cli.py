@@ -98,6 +98,78 @@ def simulate(variant_text, rounds, matches, seed, as_json, **params):
         click.echo(format_simulation(result.to_json()))
 
 
+@cli.command()
+@variant_options
+@click.option("--algo", default="dcfr", show_default=True,
+              help="cfr, cfr+, lcfr, dcfr or pcfr+.")
+@click.option("--alpha", type=float, default=None, help="DCFR alpha (default 1.5).")
+@click.option("--beta", type=float, default=None, help="DCFR beta (default 0).")
+@click.option("--gamma", type=float, default=None, help="DCFR gamma (default 2).")
+@click.option("--target-exploitability", type=float, default=None,
+              help="Stop once exploitability (NashConv/2, round-win units) is this low.")
+@click.option("--iterations", type=int, default=None, help="Stop after this many iterations.")
+@click.option("--seconds", type=float, default=None, help="Stop after this much solving time.")
+@click.option("--out", type=click.Path(file_okay=False), required=True,
+              help="Run directory: strategy, metadata, checkpoint, convergence curve.")
+@click.option("--resume", is_flag=True, help="Continue from the checkpoint in --out.")
+@click.option("--checkpoint-every", type=float, default=60.0, show_default=True,
+              help="Seconds between atomic checkpoints.")
+@click.option("--eval-every", type=float, default=2.0, show_default=True,
+              help="Seconds of solving between exact exploitability measurements.")
+@click.option("--max-memory-gb", type=float, default=None,
+              help="Refuse trees needing more (default: 80% of available memory).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Recorded with the strategy (the exact solvers are deterministic).")
+@click.option("--json", "as_json", is_flag=True, help="Print the final summary as JSON.")
+def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterations,
+          seconds, out, resume, checkpoint_every, eval_every, max_memory_gb, seed, as_json,
+          **params):
+    """Solve a two-player variant exactly (CFR family over the full game tree)."""
+    from pathlib import Path
+
+    from solver.cfr import algorithm
+    from solver.run import Interrupted, SolveConfig, solve as run_solve
+
+    if not any(v is not None for v in params.values()) and not variant_text:
+        raise click.UsageError("name a variant: --deck (e.g. --deck rspx --max-turns 6) "
+                               "or --variant 'rspx:max_turns=6'")
+    variant = build_variant(variant_text, **params)
+    config = SolveConfig(
+        variant=variant, algo=algorithm(algo, alpha, beta, gamma), out=Path(out),
+        target_exploitability=target_exploitability, max_iterations=iterations,
+        max_seconds=seconds, eval_every_seconds=eval_every,
+        checkpoint_seconds=checkpoint_every, seed=seed, resume=resume,
+        max_memory_bytes=int(max_memory_gb * 1024**3) if max_memory_gb else None)
+    quiet = as_json
+    bar = tqdm(total=None, unit=" it", file=sys.stderr, disable=quiet or None,
+               bar_format="{desc} {n_fmt} it [{elapsed}] {postfix}")
+
+    def on_phase(text):
+        if not quiet:
+            bar.write(f"robinwood: {text}", file=sys.stderr)
+
+    def on_progress(p):
+        bar.n = p.iteration
+        bar.set_postfix_str(f"exploitability {p.exploitability:.3g}, "
+                            f"{p.iterations_per_second:,.1f} it/s")
+
+    try:
+        summary = run_solve(config, on_progress=on_progress, on_phase=on_phase)
+    except Interrupted as e:
+        bar.close()
+        click.echo(f"robinwood: {e}", err=True)
+        sys.exit(130)
+    bar.close()
+    if as_json:
+        click.echo(json.dumps(summary, indent=2))
+    else:
+        click.echo(f"{summary['variant']} with {summary['algorithm']['name']}: "
+                   f"{summary['iterations']} iterations in {summary['seconds']:.1f} s, "
+                   f"exploitability {summary['exploitability']:.3g}, value for seat 0 "
+                   f"{summary['value']:+.4f}, peak memory "
+                   f"{summary['peak_memory_bytes'] / 1024**2:,.0f} MiB -> {summary['out']}")
+
+
 def format_simulation(r: dict) -> str:
     unit = r["mode"]
     lines = [f"variant {r['variant']}: {r['count']} random {unit}, seed {r['seed']} "

@@ -8,7 +8,6 @@ equal the OpenSpiel game's `information_state_string` (checked in tests).
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from game_def import _core as k
@@ -20,8 +19,11 @@ from game_def.variant import Variant
 
 from .tree import CHANCE, DECISION, TERMINAL, FlatTree
 
-BYTES_PER_NODE = 1 + 1 + 4 + 8 + 4 + 8 + 8  # the FlatTree node arrays
-SOLVER_BYTES_PER_NODE = 3 * 8               # reach x2 and value in the CFR kernels
+# Memory per tree node, measured on rspx and duel6 trees: the FlatTree node arrays (34 B),
+# the CFR kernels' reach and value scratch (24 B), per-action-slot solver arrays and the
+# observation trie while building (about 2.6 trie nodes per tree node, 48 B each).
+BYTES_PER_NODE = 34
+PEAK_BYTES_PER_NODE = 200
 
 
 class TreeTooLarge(MemoryError):
@@ -55,16 +57,42 @@ def _grow_2d(a, need):
 
 
 @jit
-def _observe(trie, trie_parent, trie_token, n_trie, obs, token, base):
+def _table_find(keys, key):
+    """Slot of `key` in an open-addressing table (linear probing), or of the empty slot
+    where it would go. Capacity is a power of two; empty slots hold -1."""
+    mask = keys.shape[0] - 1
+    h = (key ^ (key >> 31)) * 0x5BD1E9955BD1E995  # int64 multiply, wraps
+    i = (h ^ (h >> 29)) & mask
+    while keys[i] != -1 and keys[i] != key:
+        i = (i + 1) & mask
+    return i
+
+
+@jit
+def _table_grow(keys, values):
+    new_keys = np.full(2 * keys.shape[0], -1, dtype=np.int64)
+    new_values = np.empty(2 * keys.shape[0], dtype=np.int64)
+    for i in range(keys.shape[0]):
+        if keys[i] != -1:
+            j = _table_find(new_keys, keys[i])
+            new_keys[j] = keys[i]
+            new_values[j] = values[i]
+    return new_keys, new_values
+
+
+@jit
+def _observe(trie_keys, trie_values, trie_parent, trie_token, n_trie, obs, token, base):
     """The trie node reached from `obs` by `token` (created if new)."""
     key = obs * base + token
-    child = trie.get(key, -1)
-    if child < 0:
-        child = n_trie[0]
-        trie[key] = child
-        trie_parent[child] = obs
-        trie_token[child] = token
-        n_trie[0] += 1
+    i = _table_find(trie_keys, key)
+    if trie_keys[i] == key:
+        return trie_values[i]
+    child = n_trie[0]
+    trie_keys[i] = key
+    trie_values[i] = child
+    trie_parent[child] = obs
+    trie_token[child] = token
+    n_trie[0] += 1
     return child
 
 
@@ -86,8 +114,10 @@ def _build(rules, max_nodes, na, tok_fastest, tok_seen, base):
     set_actions = np.empty(4096, dtype=np.int64)
     trie_parent = np.empty(1 << 16, dtype=np.int64)
     trie_token = np.empty(1 << 16, dtype=np.int64)
-    trie = numba.typed.Dict.empty(numba.types.int64, numba.types.int64)
-    set_of_obs = numba.typed.Dict.empty(numba.types.int64, numba.types.int64)
+    trie_keys = np.full(1 << 16, -1, dtype=np.int64)
+    trie_values = np.empty(1 << 16, dtype=np.int64)
+    set_keys = np.full(1 << 12, -1, dtype=np.int64)
+    set_values = np.empty(1 << 12, dtype=np.int64)
     n_trie = np.zeros(1, dtype=np.int64)
     n_trie[0] = 2  # trie roots: 0 for player 0, 1 for player 1
     trie_parent[0] = -1
@@ -132,10 +162,15 @@ def _build(rules, max_nodes, na, tok_fastest, tok_seen, base):
         else:
             m = k._legal_actions(state, rules, actions)
             obs = obs0 if cur == 0 else obs1
-            s = set_of_obs.get(obs, -1)
-            if s < 0:
+            slot = _table_find(set_keys, obs)
+            if set_keys[slot] == obs:
+                s = set_values[slot]
+            else:
                 s = n_sets
-                set_of_obs[obs] = s
+                set_keys[slot] = obs
+                set_values[slot] = s
+                if 2 * (n_sets + 1) > set_keys.shape[0]:
+                    set_keys, set_values = _table_grow(set_keys, set_values)
                 set_player = _grow_i8(set_player, n_sets + 1)
                 set_obs = _grow_i8(set_obs, n_sets + 1)
                 set_count = _grow_i8(set_count, n_sets + 1)
@@ -186,19 +221,27 @@ def _build(rules, max_nodes, na, tok_fastest, tok_seen, base):
                     token = 1 + cur * na + a
                 trie_parent = _grow_i8(trie_parent, n_trie[0] + 2)
                 trie_token = _grow_i8(trie_token, n_trie[0] + 2)
+                if 2 * (n_trie[0] + 2) > trie_keys.shape[0]:
+                    trie_keys, trie_values = _table_grow(trie_keys, trie_values)
                 if scope == k.SCOPE_ALL or actor == 0:
-                    o0 = _observe(trie, trie_parent, trie_token, n_trie, o0, token, base)
+                    o0 = _observe(trie_keys, trie_values, trie_parent, trie_token, n_trie,
+                                  o0, token, base)
                 if scope == k.SCOPE_ALL or actor == 1:
-                    o1 = _observe(trie, trie_parent, trie_token, n_trie, o1, token, base)
+                    o1 = _observe(trie_keys, trie_values, trie_parent, trie_token, n_trie,
+                                  o1, token, base)
             seen = nxt[k.S_SEEN_SCOPE]
             if seen != k.SCOPE_NONE:
                 token = tok_seen + nxt[k.S_SEEN_POS] * k.NUM_CHARACTERS + nxt[k.S_SEEN_CHAR]
                 trie_parent = _grow_i8(trie_parent, n_trie[0] + 2)
                 trie_token = _grow_i8(trie_token, n_trie[0] + 2)
+                if 2 * (n_trie[0] + 2) > trie_keys.shape[0]:
+                    trie_keys, trie_values = _table_grow(trie_keys, trie_values)
                 if seen == k.SCOPE_ALL or actor == 0:
-                    o0 = _observe(trie, trie_parent, trie_token, n_trie, o0, token, base)
+                    o0 = _observe(trie_keys, trie_values, trie_parent, trie_token, n_trie,
+                                  o0, token, base)
                 if seen == k.SCOPE_ALL or actor == 1:
-                    o1 = _observe(trie, trie_parent, trie_token, n_trie, o1, token, base)
+                    o1 = _observe(trie_keys, trie_values, trie_parent, trie_token, n_trie,
+                                  o1, token, base)
             stack_meta[top, 0] = child
             stack_meta[top, 1] = o0
             stack_meta[top, 2] = o1
@@ -208,7 +251,43 @@ def _build(rules, max_nodes, na, tok_fastest, tok_seen, base):
         set_count, set_actions, trie_parent, trie_token, n_sets, n_slots, n_trie[0]
 
 
-class _KeyBuilder:
+@jit
+def _count_nodes(rules, max_nodes):
+    """Nodes of the game tree (a plain DFS over the core), or -1 past max_nodes."""
+    stack = np.empty((4096, k.S_SIZE), dtype=np.int64)
+    stack[0] = k._initial_state(rules)
+    actions = np.empty(k.MAX_LEGAL, dtype=np.int64)
+    probs = np.empty(k.MAX_CHANCE_OUTCOMES, dtype=np.float64)
+    top = 1
+    nodes = 0
+    while top > 0:
+        top -= 1
+        state = stack[top].copy()
+        nodes += 1
+        if nodes > max_nodes:
+            return -1
+        cur = k._current_player(state)
+        if cur == k.TERMINAL_PLAYER:
+            continue
+        if cur == k.CHANCE_PLAYER:
+            m = k._chance_outcomes(state, rules, actions, probs)
+        else:
+            m = k._legal_actions(state, rules, actions)
+        stack = _grow_2d(stack, top + m)
+        for i in range(m):
+            stack[top] = state
+            k._apply_action(stack[top], rules, actions[i])
+            top += 1
+    return nodes
+
+
+def count_nodes(variant: Variant, max_nodes: int = 10**12) -> int:
+    """Size of the game tree without building it (about 5 million nodes a second);
+    -1 if it has more than max_nodes nodes."""
+    return int(_count_nodes(rules_array(variant), max_nodes))
+
+
+class KeyBuilder:
     """Rebuilds information-state strings from the observation trie, on demand."""
 
     def __init__(self, variant: Variant, trie_parent, trie_token, set_obs, set_player):
@@ -217,6 +296,16 @@ class _KeyBuilder:
         self._fastest, self._seen, _ = _token_layout(self._n)
         self._parent, self._token = trie_parent, trie_token
         self._obs, self._player = set_obs, set_player
+
+    def trie_arrays(self) -> dict[str, np.ndarray]:
+        """What a strategy file stores to rebuild the keys (far smaller than strings)."""
+        return {"parent": self._parent, "token": self._token, "set_obs": self._obs,
+                "set_player": self._player}
+
+    @classmethod
+    def from_arrays(cls, variant: Variant, arrays: dict[str, np.ndarray]) -> "KeyBuilder":
+        return cls(variant, arrays["parent"], arrays["token"], arrays["set_obs"],
+                   arrays["set_player"])
 
     def _text(self, token: int) -> str:
         if token >= self._seen:
@@ -262,7 +351,7 @@ def build_robinwood_tree(variant: Variant, max_nodes: int = 200_000_000) -> Flat
         infoset_offset=np.concatenate(([0], np.cumsum(num_actions)[:-1])).astype(np.int64),
         infoset_num_actions=num_actions,
         infoset_actions=set_actions[:n_slots].copy(),
-        infoset_key=_KeyBuilder(variant, trie_parent[:n_trie].copy(),
+        infoset_key=KeyBuilder(variant, trie_parent[:n_trie].copy(),
                                 trie_token[:n_trie].copy(), set_obs[:n_sets].copy(),
                                 set_player[:n_sets].copy()),
         description=str(variant),

@@ -1,0 +1,179 @@
+"""Strategy files: a solved strategy with everything needed to check it independently.
+
+A run directory holds `metadata.json` (variant string, algorithm and parameters,
+iterations, exploitability, game value, seed, package version, wall time, tree size) and
+`strategy.npz` (the average strategy per action slot, the infoset layout, and the
+information-state keys, or the observation trie they are rebuilt from).
+`load_strategy(path)` returns an OpenSpiel policy bound to the game named in the file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from game_def.errors import RobinWoodError
+
+from .tree import FlatTree
+
+FORMAT_VERSION = 1
+METADATA = "metadata.json"
+STRATEGY = "strategy.npz"
+
+
+class StrategyFileError(RobinWoodError):
+    """A strategy file that is missing, corrupt, or made for another variant."""
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write via a temporary file and rename, so a crash never leaves half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def atomic_savez(path: Path, **arrays: np.ndarray) -> None:
+    import io
+
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    atomic_write_bytes(path, buffer.getvalue())
+
+
+def save_strategy(run_dir: str | os.PathLike, tree: FlatTree, strategy: np.ndarray,
+                  metadata: dict[str, Any]) -> Path:
+    """Write strategy.npz and metadata.json into run_dir (atomically, each)."""
+    run_dir = Path(run_dir)
+    arrays = {
+        "strategy": strategy,
+        "infoset_player": tree.infoset_player,
+        "infoset_offset": tree.infoset_offset,
+        "infoset_num_actions": tree.infoset_num_actions,
+        "infoset_actions": tree.infoset_actions,
+    }
+    arrays.update(_keys_to_arrays(tree))
+    atomic_savez(run_dir / STRATEGY, **arrays)
+    meta = {"format_version": FORMAT_VERSION, **metadata,
+            "tree": {"nodes": tree.num_nodes, "infosets": tree.num_infosets,
+                     "action_slots": tree.num_action_slots}}
+    atomic_write_bytes(run_dir / METADATA, json.dumps(meta, indent=2).encode())
+    return run_dir
+
+
+def _keys_to_arrays(tree: FlatTree) -> dict[str, np.ndarray]:
+    builder = tree.infoset_key
+    trie = getattr(builder, "trie_arrays", None)
+    if trie is not None:
+        return {f"trie_{name}": arr for name, arr in trie().items()}
+    return {"keys": np.array(tree.keys(), dtype=object).astype(str)}
+
+
+def read_metadata(run_dir: str | os.PathLike) -> dict[str, Any]:
+    path = Path(run_dir) / METADATA
+    if not path.exists():
+        raise StrategyFileError(f"no strategy in {run_dir}: {METADATA} is missing "
+                                f"(run `robinwood solve ... --out {run_dir}` first)")
+    try:
+        meta = json.loads(path.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise StrategyFileError(f"{path} is corrupt ({e}); solve again or restore it") from None
+    if not isinstance(meta, dict) or "variant" not in meta:
+        raise StrategyFileError(f"{path} does not describe a strategy (no 'variant' field)")
+    if meta.get("format_version") != FORMAT_VERSION:
+        raise StrategyFileError(f"{path} has format version {meta.get('format_version')}; "
+                                f"this robinwood reads version {FORMAT_VERSION}")
+    return meta
+
+
+class StoredStrategy:
+    """A strategy file's contents: the metadata, the per-slot probabilities and the keys."""
+
+    def __init__(self, run_dir: str | os.PathLike):
+        self.run_dir = Path(run_dir)
+        self.metadata = read_metadata(run_dir)
+        path = self.run_dir / STRATEGY
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                arrays = {name: data[name] for name in data.files}
+        except FileNotFoundError:
+            raise StrategyFileError(f"{path} is missing; solve again") from None
+        except Exception as e:  # zipfile.BadZipFile, ValueError, EOFError, ...
+            raise StrategyFileError(f"{path} is corrupt ({type(e).__name__}); "
+                                    f"solve again or restore it") from None
+        try:
+            self.strategy = arrays["strategy"]
+            self.infoset_player = arrays["infoset_player"]
+            self.infoset_offset = arrays["infoset_offset"]
+            self.infoset_num_actions = arrays["infoset_num_actions"]
+            self.infoset_actions = arrays["infoset_actions"]
+        except KeyError as e:
+            raise StrategyFileError(f"{path} lacks the array {e.args[0]}; solve again") from None
+        self._arrays = arrays
+        expected = self.metadata.get("tree", {}).get("infosets")
+        if expected is not None and expected != len(self.infoset_player):
+            raise StrategyFileError(f"{path} holds {len(self.infoset_player)} infosets but "
+                                    f"{METADATA} says {expected}: the files do not belong "
+                                    f"together")
+
+    @property
+    def num_infosets(self) -> int:
+        return len(self.infoset_player)
+
+    def keys(self) -> list[str]:
+        if "keys" in self._arrays:
+            return [str(k) for k in self._arrays["keys"]]
+        from game_def import parse
+
+        from .robinwood_tree import KeyBuilder
+
+        trie = {name[len("trie_"):]: arr for name, arr in self._arrays.items()
+                if name.startswith("trie_")}
+        build = KeyBuilder.from_arrays(parse(self.metadata["variant"]), trie)
+        return [build(s) for s in range(self.num_infosets)]
+
+    def table(self) -> dict[str, dict[int, float]]:
+        """Information-state string -> {action: probability}."""
+        out = {}
+        for s, key in enumerate(self.keys()):
+            off, k = int(self.infoset_offset[s]), int(self.infoset_num_actions[s])
+            out[key] = {int(a): float(p) for a, p in
+                        zip(self.infoset_actions[off:off + k], self.strategy[off:off + k])}
+        return out
+
+
+def load_strategy(run_dir: str | os.PathLike, game=None):
+    """The strategy in run_dir as an OpenSpiel policy bound to the game in its metadata.
+
+    Passing `game` checks that it is the same variant: a mismatch is an error, never a
+    silent lookup into the wrong game.
+    """
+    import game_def
+
+    from .policy import StrategyPolicy
+
+    stored = StoredStrategy(run_dir)
+    variant = game_def.parse(stored.metadata["variant"])
+    if game is not None:
+        other = getattr(game, "variant", None)
+        if other != variant:
+            raise StrategyFileError(f"the strategy in {run_dir} was solved for "
+                                    f"{variant}, not for {other or game}")
+    else:
+        game = game_def.load_game(variant)
+    policy = StrategyPolicy(game, stored.table())
+    policy.metadata = stored.metadata
+    return policy
