@@ -57,6 +57,9 @@ class SolveConfig:
     max_memory_bytes: int | None = None
 
     def __post_init__(self):
+        if self.variant.players != 2:
+            raise SolveError(f"the exact solver handles two players (got players="
+                             f"{self.variant.players}); use `robinwood simulate` for 3-4")
         if (self.target_exploitability is None and self.max_iterations is None
                 and self.max_seconds is None):
             raise SolveError("give a stopping rule: --target-exploitability, "
@@ -187,9 +190,7 @@ def solve(config: SolveConfig,
     try:
         while not done(last):
             eval_start = elapsed
-            while elapsed - eval_start < config.eval_every_seconds and not (
-                    config.max_iterations is not None
-                    and solver.iteration >= config.max_iterations):
+            while True:  # at least one chunk between measurements
                 todo = chunk
                 if config.max_iterations is not None:
                     todo = min(todo, config.max_iterations - solver.iteration)
@@ -199,7 +200,10 @@ def solve(config: SolveConfig,
                 elapsed += spent
                 # Aim for chunks of about a quarter second between checks.
                 chunk = max(1, min(chunk * 2, int(todo * 0.25 / max(spent, 1e-6)) or 1))
-                if config.max_seconds is not None and elapsed >= config.max_seconds:
+                if (elapsed - eval_start >= config.eval_every_seconds
+                        or (config.max_seconds is not None and elapsed >= config.max_seconds)
+                        or (config.max_iterations is not None
+                            and solver.iteration >= config.max_iterations)):
                     break
             last = measure()
             if time.perf_counter() - last_checkpoint >= config.checkpoint_seconds:

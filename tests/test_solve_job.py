@@ -1,0 +1,136 @@
+"""The solve job end to end: CLI, checkpoints, resume, interruption, strategy files."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pyspiel
+import pytest
+from click.testing import CliRunner
+
+import game_def
+from robinwood.cli import cli
+from solver.cfr import algorithm
+from solver.run import SolveConfig, SolveError, solve
+from solver.strategy_file import StrategyFileError, StoredStrategy, load_strategy
+
+SMALL = "rspx:max_turns=3"
+
+
+def run_cli(*args):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_cli_solve_writes_a_strategy_openspiel_can_check(tmp_path):
+    out = tmp_path / "run"
+    result = run_cli("solve", "--variant", SMALL, "--algo", "pcfr+", "--iterations", "200",
+                     "--out", str(out), "--json")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output[result.output.index("{"):])
+    assert summary["iterations"] == 200
+    assert summary["tree"] == {"nodes": 73633, "infosets": 24577, "action_slots": 58503}
+    policy = load_strategy(out)
+    game = policy.game
+    assert game.variant == game_def.parse(SMALL)
+    # OpenSpiel's own exploitability of the stored strategy equals the recorded one.
+    assert abs(pyspiel.exploitability(game, policy.to_dict())
+               - summary["exploitability"]) < 1e-9
+    lines = (out / "convergence.csv").read_text().splitlines()
+    assert lines[0] == "iteration,seconds,exploitability,value" and len(lines) >= 2
+
+
+def test_resume_continues_to_the_same_arrays_as_an_uninterrupted_run(tmp_path):
+    variant = game_def.parse(SMALL)
+    algo = algorithm("dcfr")
+    whole = solve(SolveConfig(variant, algo, tmp_path / "whole", max_iterations=60,
+                              eval_every_seconds=0.0))
+    solve(SolveConfig(variant, algo, tmp_path / "split", max_iterations=25,
+                      eval_every_seconds=0.0))
+    resumed = solve(SolveConfig(variant, algo, tmp_path / "split", max_iterations=60,
+                                eval_every_seconds=0.0, resume=True))
+    assert resumed["iterations"] == whole["iterations"] == 60
+    a = StoredStrategy(tmp_path / "whole").strategy
+    b = StoredStrategy(tmp_path / "split").strategy
+    assert np.array_equal(a, b)
+    assert resumed["exploitability"] == whole["exploitability"]
+
+
+def test_resume_refuses_a_checkpoint_of_other_settings(tmp_path):
+    variant = game_def.parse(SMALL)
+    solve(SolveConfig(variant, algorithm("dcfr"), tmp_path, max_iterations=3))
+    with pytest.raises(SolveError, match="checkpoint .* is for"):
+        solve(SolveConfig(variant, algorithm("cfr+"), tmp_path, max_iterations=5, resume=True))
+    with pytest.raises(SolveError, match="already holds a checkpoint"):
+        solve(SolveConfig(variant, algorithm("dcfr"), tmp_path, max_iterations=5))
+
+
+def test_a_tree_that_cannot_fit_is_refused_with_its_size():
+    result = run_cli("solve", "--variant", "rspx:max_turns=5", "--iterations", "1",
+                     "--out", "/tmp/never-written", "--max-memory-gb", "0.01")
+    assert result.exit_code == 2
+    assert "has more than" in result.output and "nodes" in result.output
+    assert "Lower max_turns" in result.output
+    assert not Path("/tmp/never-written/strategy.npz").exists()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--deck", "rspx", "--out", "x"], "give a stopping rule"),
+    (["--deck", "rspx", "--algo", "cfrr", "--iterations", "1", "--out", "x"],
+     "unknown algorithm 'cfrr'"),
+    (["--deck", "rspx", "--players", "3", "--iterations", "1", "--out", "x"],
+     "two players"),
+    (["--iterations", "1", "--out", "x"], "name a variant"),
+    (["--deck", "rspx", "--target-exploitability", "-1", "--out", "x"], "must be positive"),
+])
+def test_solve_bad_input_is_one_line(args, message, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("solve", *args)
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_corrupt_or_missing_strategy_files_give_one_line_errors(tmp_path):
+    with pytest.raises(StrategyFileError, match="metadata.json is missing"):
+        load_strategy(tmp_path)
+    solve(SolveConfig(game_def.parse(SMALL), algorithm("cfr+"), tmp_path, max_iterations=2))
+    (tmp_path / "strategy.npz").write_bytes(b"not a zip file")
+    with pytest.raises(StrategyFileError, match="corrupt"):
+        load_strategy(tmp_path)
+    (tmp_path / "metadata.json").write_text("{broken")
+    with pytest.raises(StrategyFileError, match="corrupt"):
+        load_strategy(tmp_path)
+
+
+def test_ctrl_c_writes_a_checkpoint_and_exits_cleanly(tmp_path):
+    out = tmp_path / "run"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "robinwood", "solve", "--variant", SMALL, "--algo", "cfr+",
+         "--iterations", "10000000", "--out", str(out), "--checkpoint-every", "1000"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    # Interrupt once iterations are running: the tree line is printed before them.
+    seen = []
+    for line in proc.stderr:
+        seen.append(line)
+        if "tree:" in line:
+            break
+    time.sleep(2.0)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=120)
+    stderr = "".join(seen) + stderr
+    assert proc.returncode == 130, stderr
+    assert "interrupted at iteration" in stderr and "--resume" in stderr
+    assert "Traceback" not in stderr
+    assert (out / "checkpoint.npz").exists()
+    resumed = run_cli("solve", "--variant", SMALL, "--algo", "cfr+", "--iterations", "3",
+                      "--out", str(out), "--resume", "--json")
+    assert resumed.exit_code == 0, resumed.output
+    assert json.loads(resumed.output[resumed.output.index("{"):])["iterations"] > 3
