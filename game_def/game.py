@@ -65,7 +65,12 @@ class RobinWoodGame(pyspiel.Game):
         # The canonical parameters (named deck, '+'-joined lists) make str(game)
         # round-trip through pyspiel.load_game.
         super().__init__(_GAME_TYPE, info, v.to_params())
-        _RULES_BY_KEY[str(v)] = self.rules
+        # OpenSpiel clones a Python state by constructing a new one and deep-copying its
+        # attributes, so everything a new state needs is prepared once, here.
+        self.key = str(v)
+        _RULES_BY_KEY[self.key] = self.rules
+        self.initial_state_array = core.initial_state(self.rules)
+        self.initial_seen = tuple(f"P{p}" for p in range(v.players)) + ("public",)
 
     def new_initial_state(self):
         return RobinWoodState(self)
@@ -85,13 +90,11 @@ class RobinWoodState(pyspiel.State):
 
     def __init__(self, game: RobinWoodGame):
         super().__init__(game)
-        self._key = str(game.variant)
-        rules = game.rules
-        self._n = int(rules[k.R_N])
-        self._state = core.initial_state(rules)
-        players = game.variant.players
+        self._key = game.key
+        self._n = int(game.rules[k.R_N])
+        self._state = game.initial_state_array.copy()
         # One growing observation record per player, plus the public one (last).
-        self._seen = [f"P{p}" for p in range(players)] + ["public"]
+        self._seen = list(game.initial_seen)
 
     # ----- OpenSpiel API -----------------------------------------------------------
     @property

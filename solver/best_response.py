@@ -44,6 +44,9 @@ class BestResponder:
         """Value of `player`'s best response to the other's part of `strategy`, and the
         chosen action index per infoset (-1 at the other player's infosets)."""
         t = self.tree
+        check_strategy(t, strategy)
+        if player not in (0, 1):
+            raise ValueError(f"player must be 0 or 1 (got {player})")
         order, level_start = self._orders[player]
         best = np.full(t.num_infosets, -1, dtype=np.int64)
         action_value = np.zeros(t.num_action_slots)
@@ -70,6 +73,7 @@ def _best_response_walk(t, strategy, player, order, level_start, reach, value,
 
 def expected_value(tree: FlatTree, strategy: np.ndarray) -> float:
     """Player 0's expected payoff when both players follow `strategy`."""
+    check_strategy(tree, strategy)
     value = np.empty(tree.num_nodes)
     return float(kern._expected_value(tree.kind, tree.infoset, tree.first_child,
                                       tree.num_children, tree.edge_prob, tree.payoff,
@@ -81,10 +85,17 @@ def exploitability(tree: FlatTree, strategy: np.ndarray) -> Exploitability:
 
 
 def check_strategy(tree: FlatTree, strategy: np.ndarray) -> None:
+    """A probability per action slot, each infoset's summing to 1; a clear error if not."""
+    if not isinstance(strategy, np.ndarray) or strategy.dtype != np.float64:
+        raise ValueError(f"a strategy must be a float64 numpy array (got "
+                         f"{type(strategy).__name__} {getattr(strategy, 'dtype', '')})")
     if strategy.shape != (tree.num_action_slots,):
         raise ValueError(f"a strategy needs one probability per action slot "
                          f"({tree.num_action_slots}), got shape {strategy.shape}")
     sums = np.add.reduceat(strategy, tree.infoset_offset)
+    if not np.all(np.isfinite(strategy)):
+        raise ValueError(f"strategy has a non-finite probability at action slot "
+                         f"{int(np.flatnonzero(~np.isfinite(strategy))[0])}")
     if np.any(strategy < -1e-12) or np.any(np.abs(sums - 1) > 1e-6):
         bad = int(np.argmax(np.abs(sums - 1)))
         raise ValueError(f"strategy probabilities of infoset {bad} sum to {sums[bad]}, not 1")

@@ -24,6 +24,9 @@ class StrategyPolicy(os_policy.Policy):
     @classmethod
     def from_tree(cls, game: pyspiel.Game, tree: FlatTree,
                   strategy: np.ndarray) -> "StrategyPolicy":
+        from .best_response import check_strategy
+
+        check_strategy(tree, strategy)
         table = {}
         for s in range(tree.num_infosets):
             off, k = int(tree.infoset_offset[s]), int(tree.infoset_num_actions[s])

@@ -97,7 +97,28 @@ def _observe(trie_keys, trie_values, trie_parent, trie_token, n_trie, obs, token
 
 
 @jit
-def _build(rules, max_nodes, na, tok_fastest, tok_seen, base):
+def _one_untouched_representative(actions, m, n_pos, touched):
+    """Position symmetry: positions never mentioned so far (never peeked, used, revealed,
+    picked or seen, and not face up from the start) are interchangeable under the lazy
+    deal, so of the actions aimed at them only the one at the lowest such position is
+    kept. Compacts `actions` in place; returns the new count."""
+    lowest = 0
+    while lowest < n_pos and (touched >> lowest) & 1:
+        lowest += 1
+    kept = 0
+    for i in range(m):
+        a = actions[i]
+        if a < 4 * n_pos:
+            pos = a % n_pos
+            if not (touched >> pos) & 1 and pos != lowest:
+                continue
+        actions[kept] = a
+        kept += 1
+    return kept
+
+
+@jit
+def _build(rules, max_nodes, na, tok_fastest, tok_seen, base, symmetric):
     """DFS over the core; returns the node arrays, the infoset arrays and the trie, or
     a node count of -1 if the tree has more than max_nodes nodes."""
     cap = 1 << 16
@@ -126,7 +147,8 @@ def _build(rules, max_nodes, na, tok_fastest, tok_seen, base):
     n_slots = 0
 
     stack = np.empty((4096, k.S_SIZE), dtype=np.int64)
-    stack_meta = np.empty((4096, 3), dtype=np.int64)  # node id, obs of p0, obs of p1
+    # node id, observation (trie node) of p0 and of p1, bitmask of positions mentioned
+    stack_meta = np.empty((4096, 4), dtype=np.int64)
     actions = np.empty(k.MAX_LEGAL, dtype=np.int64)
     probs = np.empty(k.MAX_CHANCE_OUTCOMES, dtype=np.float64)
     ret = np.zeros(2, dtype=np.float64)
@@ -135,6 +157,12 @@ def _build(rules, max_nodes, na, tok_fastest, tok_seen, base):
     stack_meta[0, 0] = 0
     stack_meta[0, 1] = 0
     stack_meta[0, 2] = 1
+    n_pos = rules[k.R_N]
+    touched0 = 0
+    for pos in range(n_pos):
+        if stack[0][k.S_FACEUP + pos]:
+            touched0 |= 1 << pos
+    stack_meta[0, 3] = touched0
     top = 1
     n_nodes = 1
     prob[0] = 1.0
@@ -144,6 +172,7 @@ def _build(rules, max_nodes, na, tok_fastest, tok_seen, base):
         node = stack_meta[top, 0]
         obs0 = stack_meta[top, 1]
         obs1 = stack_meta[top, 2]
+        touched = stack_meta[top, 3]
         cur = k._current_player(state)
         if cur == k.TERMINAL_PLAYER:
             kind[node] = TERMINAL
@@ -161,6 +190,8 @@ def _build(rules, max_nodes, na, tok_fastest, tok_seen, base):
             infoset[node] = -1
         else:
             m = k._legal_actions(state, rules, actions)
+            if symmetric:
+                m = _one_untouched_representative(actions, m, n_pos, touched)
             obs = obs0 if cur == 0 else obs1
             slot = _table_find(set_keys, obs)
             if set_keys[slot] == obs:
@@ -245,6 +276,12 @@ def _build(rules, max_nodes, na, tok_fastest, tok_seen, base):
             stack_meta[top, 0] = child
             stack_meta[top, 1] = o0
             stack_meta[top, 2] = o1
+            mentioned = touched
+            if cur != k.CHANCE_PLAYER and a < 4 * n_pos:
+                mentioned |= 1 << (a % n_pos)
+            if seen != k.SCOPE_NONE:
+                mentioned |= 1 << nxt[k.S_SEEN_POS]
+            stack_meta[top, 3] = mentioned
             top += 1
         n_nodes += m
     return n_nodes, kind, player, infoset, first, count, prob, payoff, set_player, set_obs, \
@@ -325,11 +362,19 @@ class KeyBuilder:
         return "; ".join([f"P{int(self._player[infoset])}", *reversed(tokens)])
 
 
-def build_robinwood_tree(variant: Variant, max_nodes: int = 200_000_000) -> FlatTree:
+def build_robinwood_tree(variant: Variant, max_nodes: int = 200_000_000,
+                         symmetric: bool = False) -> FlatTree:
     """The whole game tree of a two-player variant, under the lazy deal.
 
+    symmetric=True explores one representative per class of interchangeable positions
+    (see `solver.symmetry`): a smaller game with the same value, whose strategies lift
+    to the full game with the same exploitability. Not available with a fixed layout,
+    where positions hold known cards and are not interchangeable.
     Raises TreeTooLarge (with the node count reached) above `max_nodes`.
     """
+    if symmetric and variant.layout is not None:
+        raise ValueError("position symmetry needs the random deal; drop the layout or "
+                         "solve without symmetry")
     if variant.players != 2:
         raise ValueError(f"the exact solver handles two players (got players="
                          f"{variant.players}); use the simulator for 3-4 players")
@@ -338,7 +383,7 @@ def build_robinwood_tree(variant: Variant, max_nodes: int = 200_000_000) -> Flat
     fastest, seen, base = _token_layout(variant.num_positions)
     (n, kind, player, infoset, first, count, prob, payoff, set_player, set_obs, set_count,
      set_actions, trie_parent, trie_token, n_sets, n_slots, n_trie) = _build(
-        rules, max_nodes, na, fastest, seen, base)
+        rules, max_nodes, na, fastest, seen, base, symmetric)
     if n < 0:
         raise TreeTooLarge(f"the game tree of {variant} has more than {max_nodes:,} nodes; "
                            f"lower max_turns or pick a smaller deck")
@@ -354,6 +399,7 @@ def build_robinwood_tree(variant: Variant, max_nodes: int = 200_000_000) -> Flat
         infoset_key=KeyBuilder(variant, trie_parent[:n_trie].copy(),
                                 trie_token[:n_trie].copy(), set_obs[:n_sets].copy(),
                                 set_player[:n_sets].copy()),
-        description=str(variant),
+        description=str(variant) + (" (position-symmetric)" if symmetric else ""),
     )
+    tree.symmetric = symmetric
     return tree
