@@ -118,12 +118,14 @@ def simulate(variant_text, rounds, matches, seed, as_json, **params):
               help="Seconds of solving between exact exploitability measurements.")
 @click.option("--max-memory-gb", type=float, default=None,
               help="Refuse trees needing more (default: 80% of available memory).")
+@click.option("--symmetry/--no-symmetry", default=True, show_default=True,
+              help="Merge interchangeable positions (lossless; see docs/solver.md).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Recorded with the strategy (the exact solvers are deterministic).")
 @click.option("--json", "as_json", is_flag=True, help="Print the final summary as JSON.")
 def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterations,
-          seconds, out, resume, checkpoint_every, eval_every, max_memory_gb, seed, as_json,
-          **params):
+          seconds, out, resume, checkpoint_every, eval_every, max_memory_gb, symmetry, seed,
+          as_json, **params):
     """Solve a two-player variant exactly (CFR family over the full game tree)."""
     from pathlib import Path
 
@@ -138,7 +140,7 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
         variant=variant, algo=algorithm(algo, alpha, beta, gamma), out=Path(out),
         target_exploitability=target_exploitability, max_iterations=iterations,
         max_seconds=seconds, eval_every_seconds=eval_every,
-        checkpoint_seconds=checkpoint_every, seed=seed, resume=resume,
+        checkpoint_seconds=checkpoint_every, seed=seed, resume=resume, symmetric=symmetry,
         max_memory_bytes=int(max_memory_gb * 1024**3) if max_memory_gb else None)
     quiet = as_json
     bar = tqdm(total=None, unit=" it", file=sys.stderr, disable=quiet or None,

@@ -55,6 +55,7 @@ class SolveConfig:
     seed: int = 0
     resume: bool = False
     max_memory_bytes: int | None = None
+    symmetric: bool = True  # lossless position symmetry (solver.symmetry)
 
     def __post_init__(self):
         if self.variant.players != 2:
@@ -72,7 +73,7 @@ class SolveConfig:
 
     def settings(self) -> dict:
         return {"variant": str(self.variant), "algorithm": self.algo.to_json(),
-                "seed": self.seed}
+                "seed": self.seed, "symmetric": self.symmetric}
 
 
 @dataclasses.dataclass
@@ -98,12 +99,13 @@ def peak_memory_bytes() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: KiB
 
 
-def check_fits(variant: Variant, max_memory_bytes: int | None = None) -> int:
+def check_fits(variant: Variant, max_memory_bytes: int | None = None,
+               symmetric: bool = False) -> int:
     """Count the tree's nodes, up to what memory allows; refuse if it cannot fit."""
     budget = max_memory_bytes or int(0.8 * available_memory_bytes())
     cap = budget // PEAK_BYTES_PER_NODE
     start = time.perf_counter()
-    nodes = count_nodes(variant, cap)
+    nodes = count_nodes(variant, cap, symmetric)
     if nodes < 0:
         raise SolveError(
             f"the game tree of {variant} has more than {cap:,} nodes (counted in "
@@ -150,10 +152,11 @@ def solve(config: SolveConfig,
     restored = _load_checkpoint(checkpoint, config) if config.resume else None
 
     say(f"counting the game tree of {config.variant}")
-    check_fits(config.variant, config.max_memory_bytes)
-    say("building the game tree")
+    symmetric = config.symmetric and config.variant.layout is None
+    check_fits(config.variant, config.max_memory_bytes, symmetric)
+    say("building the game tree" + (" (position-symmetric)" if symmetric else ""))
     t0 = time.perf_counter()
-    tree = build_robinwood_tree(config.variant)
+    tree = build_robinwood_tree(config.variant, symmetric=symmetric)
     build_seconds = time.perf_counter() - t0
     say(f"tree: {tree.num_nodes:,} nodes, {tree.num_infosets:,} infosets "
         f"({build_seconds:.1f} s)")
@@ -228,6 +231,7 @@ def solve(config: SolveConfig,
         "tree_build_seconds": build_seconds,
         "peak_memory_bytes": peak_memory_bytes(),
         "seed": config.seed,
+        "symmetric": symmetric,
         "package_version": _version(),
         "stopping_rule": {"target_exploitability": config.target_exploitability,
                           "max_iterations": config.max_iterations,

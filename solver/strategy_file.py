@@ -174,6 +174,11 @@ def load_strategy(run_dir: str | os.PathLike, game=None):
                                     f"{variant}, not for {other or game}")
     else:
         game = game_def.load_game(variant)
-    policy = StrategyPolicy(game, stored.table())
+    symmetry = None
+    if stored.metadata.get("symmetric"):
+        from .symmetry import PositionSymmetry
+
+        symmetry = PositionSymmetry(variant)
+    policy = StrategyPolicy(game, stored.table(), symmetry)
     policy.metadata = stored.metadata
     return policy

@@ -35,15 +35,26 @@ def test_cli_solve_writes_a_strategy_openspiel_can_check(tmp_path):
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output[result.output.index("{"):])
     assert summary["iterations"] == 200
-    assert summary["tree"] == {"nodes": 73633, "infosets": 24577, "action_slots": 58503}
+    # Sizes of the position-symmetric tree (the default), as built by
+    # build_robinwood_tree(symmetric=True); the full tree has 73,633 nodes.
+    assert summary["tree"] == {"nodes": 12429, "infosets": 4199, "action_slots": 9897}
+    assert summary["symmetric"] is True
     policy = load_strategy(out)
     game = policy.game
+    assert policy.symmetry is not None
     assert game.variant == game_def.parse(SMALL)
     # OpenSpiel's own exploitability of the stored strategy equals the recorded one.
     assert abs(pyspiel.exploitability(game, policy.to_dict())
                - summary["exploitability"]) < 1e-9
     lines = (out / "convergence.csv").read_text().splitlines()
     assert lines[0] == "iteration,seconds,exploitability,value" and len(lines) >= 2
+
+
+def test_no_symmetry_solves_the_full_tree(tmp_path):
+    summary = solve(SolveConfig(game_def.parse(SMALL), algorithm("cfr+"), tmp_path,
+                                max_iterations=5, symmetric=False))
+    assert summary["tree"]["nodes"] == 73633 and summary["symmetric"] is False
+    assert load_strategy(tmp_path).symmetry is None
 
 
 def test_resume_continues_to_the_same_arrays_as_an_uninterrupted_run(tmp_path):
