@@ -30,20 +30,21 @@ def run_cli(*args):
 
 def test_cli_solve_writes_a_strategy_openspiel_can_check(tmp_path):
     out = tmp_path / "run"
-    result = run_cli("solve", "--variant", SMALL, "--algo", "pcfr+", "--iterations", "200",
-                     "--out", str(out), "--json")
+    result = run_cli("solve", "--variant", "rspx:max_turns=2", "--algo", "pcfr+",
+                     "--iterations", "200", "--out", str(out), "--json")
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output[result.output.index("{"):])
     assert summary["iterations"] == 200
     # Sizes of the position-symmetric tree (the default), as built by
-    # build_robinwood_tree(symmetric=True); the full tree has 73,633 nodes.
-    assert summary["tree"] == {"nodes": 12429, "infosets": 4199, "action_slots": 9897}
+    # build_robinwood_tree(symmetric=True); the full tree has 6,382 nodes.
+    assert summary["tree"] == {"nodes": 1129, "infosets": 311, "action_slots": 731}
     assert summary["symmetric"] is True
     policy = load_strategy(out)
     game = policy.game
     assert policy.symmetry is not None
-    assert game.variant == game_def.parse(SMALL)
-    # OpenSpiel's own exploitability of the stored strategy equals the recorded one.
+    assert game.variant == game_def.parse("rspx:max_turns=2")
+    # OpenSpiel's own exploitability of the stored strategy, lifted to every real
+    # information state, equals the recorded one.
     assert abs(pyspiel.exploitability(game, policy.to_dict())
                - summary["exploitability"]) < 1e-9
     lines = (out / "convergence.csv").read_text().splitlines()
