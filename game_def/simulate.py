@@ -18,11 +18,14 @@ from .core import rules_array
 from .variant import Variant
 
 # Rule counters, summed over all rounds.
-COUNTERS = ("steps", "peeks", "silent_peeks", "announcements", "bluffs", "uses", "challenges",
-            "challenges_right", "challenges_wrong", "traitor_hits", "unmask_wins",
+COUNTERS = ("steps", "peeks", "silent_peeks", "announcements", "bluffs", "uses",
+            "challenges",
+            # one per event bit of the core, in bit order (game_def._core.EVENT_NAMES)
+            "traitor_hits", "challenges_right", "challenges_wrong", "unmask_wins",
             "unmask_mistakes", "eliminations", "turn_cap_draws")
 _C_STEPS, _C_PEEK, _C_SILENT, _C_ANNOUNCE, _C_BLUFF, _C_USE, _C_CHALLENGE = range(7)
-_C_RIGHT, _C_WRONG, _C_TRAITOR, _C_UNMASK, _C_MISTAKE, _C_ELIM, _C_CAP = range(7, 14)
+_C_EVENTS = 7
+assert len(COUNTERS) == _C_EVENTS + len(k.EVENT_NAMES)
 MAX_MATCH_ROUNDS = 1000  # a match still undecided after this many rounds is a draw
 
 
@@ -54,20 +57,9 @@ def _play_round(rules, starter, counters, turn_hist, actions, probs):
         elif phase == k.PH_RESPOND and a == 4 * n + k.A_CHALLENGE:
             counters[_C_CHALLENGE] += 1
         ev = state[k.S_EVENTS]
-        if ev & k.EV_CHALLENGE_RIGHT:
-            counters[_C_RIGHT] += 1
-        if ev & k.EV_CHALLENGE_WRONG:
-            counters[_C_WRONG] += 1
-        if ev & k.EV_TRAITOR_HIT:
-            counters[_C_TRAITOR] += 1
-        if ev & k.EV_UNMASK_WIN:
-            counters[_C_UNMASK] += 1
-        if ev & k.EV_UNMASK_MISTAKE:
-            counters[_C_MISTAKE] += 1
-        if ev & k.EV_ELIMINATION:
-            counters[_C_ELIM] += 1
-        if ev & k.EV_TURN_CAP:
-            counters[_C_CAP] += 1
+        for bit in range(len(k.EVENT_NAMES)):
+            if (ev >> bit) & 1:
+                counters[_C_EVENTS + bit] += 1
     counters[_C_STEPS] += steps
     turn_hist[state[k.S_TURN]] += 1
     return state[k.S_WINNER], state[k.S_ENDER]

@@ -76,7 +76,7 @@ class Variant:
     def options(self) -> dict[str, Any]:
         """Non-default options, in a fixed order (deck excluded)."""
         params = self.to_params()
-        return {k: params[k] for k in _OPTION_ORDER if params[k] != _default_for(k, self)}
+        return {k: params[k] for k in _OPTION_ORDER if params[k] != PARAMETER_DEFAULTS[k]}
 
     def __str__(self) -> str:
         opts = self.options()
@@ -104,10 +104,6 @@ class Variant:
     @classmethod
     def parse(cls, text: "str | Variant") -> "Variant":
         return parse(text)
-
-
-def _default_for(key: str, variant: Variant) -> Any:
-    return PARAMETER_DEFAULTS[key]
 
 
 def _format_value(value: Any) -> str:

@@ -249,32 +249,27 @@ def _build(rules, max_nodes, na, tok_fastest, tok_seen, base, symmetric):
             # Terminal nodes belong to no infoset: their observations are never needed
             # (this saves about a trie node per terminal, in time and memory).
             ends = nxt[k.S_PHASE] == k.PH_TERMINAL
-            if scope != k.SCOPE_NONE and not ends:
-                if cur == k.CHANCE_PLAYER:
-                    token = tok_fastest + (a - k.C_FASTEST)
-                else:
-                    token = 1 + cur * na + a
-                trie_parent = _grow_i8(trie_parent, n_trie[0] + 2)
-                trie_token = _grow_i8(trie_token, n_trie[0] + 2)
-                if 2 * (n_trie[0] + 2) > trie_keys.shape[0]:
-                    trie_keys, trie_values = _table_grow(trie_keys, trie_values)
-                if scope == k.SCOPE_ALL or actor == 0:
-                    o0 = _observe(trie_keys, trie_values, trie_parent, trie_token, n_trie,
-                                  o0, token, base)
-                if scope == k.SCOPE_ALL or actor == 1:
-                    o1 = _observe(trie_keys, trie_values, trie_parent, trie_token, n_trie,
-                                  o1, token, base)
             seen = nxt[k.S_SEEN_SCOPE]
-            if seen != k.SCOPE_NONE and not ends:
-                token = tok_seen + nxt[k.S_SEEN_POS] * k.NUM_CHARACTERS + nxt[k.S_SEEN_CHAR]
+            for event in range(2):  # the action's own token, then an identity seen
+                if event == 0:
+                    who = scope
+                    if cur == k.CHANCE_PLAYER:
+                        token = tok_fastest + (a - k.C_FASTEST)
+                    else:
+                        token = 1 + cur * na + a
+                else:
+                    who = seen
+                    token = tok_seen + nxt[k.S_SEEN_POS] * k.NUM_CHARACTERS + nxt[k.S_SEEN_CHAR]
+                if who == k.SCOPE_NONE or ends:
+                    continue
                 trie_parent = _grow_i8(trie_parent, n_trie[0] + 2)
                 trie_token = _grow_i8(trie_token, n_trie[0] + 2)
                 if 2 * (n_trie[0] + 2) > trie_keys.shape[0]:
                     trie_keys, trie_values = _table_grow(trie_keys, trie_values)
-                if seen == k.SCOPE_ALL or actor == 0:
+                if who == k.SCOPE_ALL or actor == 0:
                     o0 = _observe(trie_keys, trie_values, trie_parent, trie_token, n_trie,
                                   o0, token, base)
-                if seen == k.SCOPE_ALL or actor == 1:
+                if who == k.SCOPE_ALL or actor == 1:
                     o1 = _observe(trie_keys, trie_values, trie_parent, trie_token, n_trie,
                                   o1, token, base)
             stack_meta[top, 0] = child
