@@ -62,13 +62,13 @@ def variant_options(fn):
 
 
 def build_variant(variant_text, **params):
-    from game_def.variant import Variant, parse
+    """The variant named by --variant, with any explicit options applied on top."""
+    from game_def.variant import from_params, parse
 
-    variant = parse(variant_text) if variant_text else None
     given = {k: v for k, v in params.items() if v is not None}
-    if variant is None:
-        from game_def.variant import from_params
+    if not variant_text:
         return from_params(given)
+    variant = parse(variant_text)
     return variant.replace(**given) if given else variant
 
 
