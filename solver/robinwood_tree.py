@@ -420,3 +420,75 @@ def build_robinwood_tree(variant: Variant, max_nodes: int = 200_000_000,
     )
     tree.symmetric = symmetric
     return tree
+
+
+@jit
+def _index_table(keys_in, values_in):
+    """Open-addressing table of keys_in -> values_in (keys non-negative, unique)."""
+    size = 16
+    while size < 2 * keys_in.shape[0] + 2:
+        size *= 2
+    keys = np.full(size, -1, dtype=np.int64)
+    values = np.empty(size, dtype=np.int64)
+    for i in range(keys_in.shape[0]):
+        j = _table_find(keys, keys_in[i])
+        keys[j] = keys_in[i]
+        values[j] = values_in[i]
+    return keys, values
+
+
+@jit
+def _walk(child_keys, child_values, set_keys, set_values, root, tokens, base):
+    """Infoset reached from trie root `root` by `tokens`, or -1 if there is none."""
+    node = root
+    for t in tokens:
+        j = _table_find(child_keys, node * base + t)
+        if child_keys[j] == -1:
+            return -1
+        node = child_values[j]
+    j = _table_find(set_keys, node)
+    return set_values[j] if set_keys[j] != -1 else -1
+
+
+class TrieIndex:
+    """Information-state string -> infoset, by walking the stored observation trie.
+
+    Lets a large stored strategy answer queries without building every key string.
+    """
+
+    def __init__(self, variant: Variant, arrays: dict[str, np.ndarray]):
+        n = variant.num_positions
+        self._na = num_distinct_actions(n)
+        self._fastest, self._seen, self._base = _token_layout(n)
+        names = {name: c for c, name in enumerate(NAMES)}
+        self._actions = {action_to_string(n, 0, a): a for a in range(self._na)}
+        self._names = names
+        parent, token = arrays["parent"], arrays["token"]
+        inner = np.flatnonzero(parent >= 0)
+        self._child = _index_table(parent[inner] * self._base + token[inner], inner)
+        sets = arrays["set_obs"]
+        self._sets = _index_table(sets, np.arange(len(sets), dtype=np.int64))
+
+    def _token(self, text: str) -> int:
+        seat, colon, action = text.partition(":")
+        if colon and seat.isdigit():
+            return 1 + int(seat) * self._na + self._actions[action]
+        if text.startswith("fastest "):
+            return self._fastest + int(text[8:])
+        pos, eq, name = text.partition("=")
+        if eq:
+            return self._seen + int(pos) * k.NUM_CHARACTERS + self._names[name]
+        raise KeyError(text)
+
+    def infoset(self, key: str) -> int:
+        """The infoset index of `key`, or -1 if the tree has no such information state."""
+        head, *tokens = key.split("; ")
+        try:
+            root = int(head[1:]) if head.startswith("P") else -1
+            ints = np.array([self._token(t) for t in tokens], dtype=np.int64)
+        except (KeyError, ValueError):
+            return -1
+        if root not in (0, 1):
+            return -1
+        return int(_walk(self._child[0], self._child[1], self._sets[0], self._sets[1],
+                         root, ints, self._base))

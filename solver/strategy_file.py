@@ -13,6 +13,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -145,14 +146,48 @@ class StoredStrategy:
         build = KeyBuilder.from_arrays(parse(self.metadata["variant"]), trie)
         return [build(s) for s in range(self.num_infosets)]
 
-    def table(self) -> dict[str, dict[int, float]]:
-        """Information-state string -> {action: probability}."""
-        out = {}
-        for s, key in enumerate(self.keys()):
-            off, k = int(self.infoset_offset[s]), int(self.infoset_num_actions[s])
-            out[key] = {int(a): float(p) for a, p in
-                        zip(self.infoset_actions[off:off + k], self.strategy[off:off + k])}
-        return out
+    def probabilities(self, infoset: int) -> dict[int, float]:
+        off, k = int(self.infoset_offset[infoset]), int(self.infoset_num_actions[infoset])
+        return {int(a): float(p) for a, p in
+                zip(self.infoset_actions[off:off + k], self.strategy[off:off + k])}
+
+    def table(self) -> "Mapping[str, dict[int, float]]":
+        """Information-state string -> {action: probability}.
+
+        For Robin Wood trees a lookup walks the stored observation trie (no key strings
+        are built until someone iterates over the whole table)."""
+        if "keys" in self._arrays:
+            return {key: self.probabilities(s) for s, key in enumerate(self.keys())}
+        return _TrieTable(self)
+
+
+class _TrieTable(Mapping):
+    """A read-only mapping over a stored strategy, keyed through the observation trie."""
+
+    def __init__(self, stored: StoredStrategy):
+        from game_def import parse
+
+        from .robinwood_tree import TrieIndex
+
+        self._stored = stored
+        trie = {name[len("trie_"):]: arr for name, arr in stored._arrays.items()
+                if name.startswith("trie_")}
+        self._index = TrieIndex(parse(stored.metadata["variant"]), trie)
+
+    def __getitem__(self, key: str) -> dict[int, float]:
+        s = self._index.infoset(key)
+        if s < 0:
+            raise KeyError(key)
+        return self._stored.probabilities(s)
+
+    def __contains__(self, key) -> bool:
+        return isinstance(key, str) and self._index.infoset(key) >= 0
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._stored.keys())
+
+    def __len__(self) -> int:
+        return self._stored.num_infosets
 
 
 def load_strategy(run_dir: str | os.PathLike, game=None):

@@ -146,3 +146,31 @@ def test_ctrl_c_writes_a_checkpoint_and_exits_cleanly(tmp_path):
                       "--out", str(out), "--resume", "--json")
     assert resumed.exit_code == 0, resumed.output
     assert json.loads(resumed.output[resumed.output.index("{"):])["iterations"] > 3
+
+
+@pytest.mark.parametrize("symmetric", [False, True])
+def test_trie_index_finds_every_infoset_from_its_string(symmetric):
+    from solver.robinwood_tree import TrieIndex, build_robinwood_tree
+
+    variant = game_def.parse("duel6:max_turns=1")
+    tree = build_robinwood_tree(variant, symmetric=symmetric)
+    index = TrieIndex(variant, tree.infoset_key.trie_arrays())
+    assert [index.infoset(tree.key(s)) for s in range(tree.num_infosets)] == \
+        list(range(tree.num_infosets))
+    assert index.infoset("P0; 0:peek 99") == -1
+    assert index.infoset("P0; 0:peek 0; 0=Nobody") == -1
+    assert index.infoset("nonsense") == -1
+    assert index.infoset("P0; 0:peek 0") == -1  # an observation prefix, not a decision
+
+
+def test_a_stored_strategy_answers_lookups_without_building_every_key(tmp_path):
+    solve(SolveConfig(game_def.parse(SMALL), algorithm("cfr+"), tmp_path, max_iterations=3,
+                      symmetric=False))
+    policy = load_strategy(tmp_path)
+    state = game_def.play(policy.game, "peek 1", "deal Peasant")
+    probs = policy.action_probabilities(state)
+    assert abs(sum(probs.values()) - 1) < 1e-12
+    assert set(probs) == set(state.legal_actions())
+    assert "P0; 0:peek 9" not in policy.table
+    with pytest.raises(KeyError):
+        policy.table["P1; 0:peek 1; 0:silent; 1:peek 7"]
