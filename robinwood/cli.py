@@ -144,7 +144,7 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
         max_memory_bytes=int(max_memory_gb * 1024**3) if max_memory_gb else None)
     quiet = as_json
     bar = tqdm(total=None, unit=" it", file=sys.stderr, disable=quiet or None,
-               bar_format="{desc} {n_fmt} it [{elapsed}] {postfix}")
+               desc="solving", bar_format="{desc}: {n_fmt} it [{elapsed}]{postfix}")
 
     def on_phase(text):
         if not quiet:
