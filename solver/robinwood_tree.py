@@ -23,7 +23,6 @@ from .tree import CHANCE, DECISION, TERMINAL, FlatTree
 # (observation trie and tables while building, then CFR scratch, per-slot arrays and the
 # best response) measured 208 B a node on the symmetric rspx:max_turns=6 tree (4.9 M nodes,
 # peak RSS over the process baseline / nodes).
-BYTES_PER_NODE = 34
 PEAK_BYTES_PER_NODE = 210
 
 
