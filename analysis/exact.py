@@ -19,7 +19,7 @@ from game_def.characters import NAMES, Character
 from game_def.core import rules_array
 from game_def.variant import Variant
 from solver.best_response import check_strategy
-from solver.robinwood_tree import _grow_2d, _grow_i8, _one_untouched_representative
+from solver.robinwood_tree import _expand, _grow_2d, _grow_i8, _initially_mentioned, _mentioned_after
 from solver.tree import FlatTree
 
 SILENT = k.NUM_CHARACTERS  # column of the announcement matrix for a silent peek
@@ -41,12 +41,8 @@ def _walk(rules, symmetric, first_child, infoset, infoset_offset, strategy, anno
     probs = np.empty(k.MAX_CHANCE_OUTCOMES, dtype=np.float64)
     n_pos = rules[k.R_N]
     stack[0] = k._initial_state(rules)
-    touched0 = 0
-    for pos in range(n_pos):
-        if stack[0][k.S_FACEUP + pos]:
-            touched0 |= 1 << pos
     meta[0, 0] = 0
-    meta[0, 1] = touched0
+    meta[0, 1] = _initially_mentioned(stack[0], n_pos)
     reach[0] = 1.0
     top = 1
     while top > 0:
@@ -61,12 +57,8 @@ def _walk(rules, symmetric, first_child, infoset, infoset_offset, strategy, anno
             outcome[w if w >= 0 else 2] += r
             length[state[k.S_TURN]] += r
             continue
-        if cur == k.CHANCE_PLAYER:
-            m = k._chance_outcomes(state, rules, actions, probs)
-        else:
-            m = k._legal_actions(state, rules, actions)
-            if symmetric:
-                m = _one_untouched_representative(actions, m, n_pos, touched)
+        m = _expand(state, rules, cur, symmetric, touched, actions, probs)
+        if cur != k.CHANCE_PLAYER:
             off = infoset_offset[infoset[node]]
             for i in range(m):
                 probs[i] = strategy[off + i]
@@ -97,13 +89,8 @@ def _walk(rules, symmetric, first_child, infoset, infoset_offset, strategy, anno
             k._apply_action(nxt, rules, a)
             if nxt[k.S_EVENTS] & k.EV_TRAITOR_HIT and phase == k.PH_TURN:
                 traitor_hits[state[k.S_ACTOR]] += r * probs[i]
-            mentioned = touched
-            if cur != k.CHANCE_PLAYER and a < 4 * n_pos:
-                mentioned |= 1 << (a % n_pos)
-            if nxt[k.S_SEEN_SCOPE] != k.SCOPE_NONE:
-                mentioned |= 1 << nxt[k.S_SEEN_POS]
             meta[top, 0] = f + i
-            meta[top, 1] = mentioned
+            meta[top, 1] = _mentioned_after(touched, cur, a, nxt, n_pos)
             reach[top] = r * probs[i]
             top += 1
 

@@ -118,6 +118,39 @@ def _one_untouched_representative(actions, m, n_pos, touched):
 
 
 @jit
+def _initially_mentioned(state, n_pos):
+    """Positions face up at the start (the Traitors) count as already mentioned."""
+    mask = 0
+    for pos in range(n_pos):
+        if state[k.S_FACEUP + pos]:
+            mask |= 1 << pos
+    return mask
+
+
+@jit
+def _mentioned_after(mask, mover, action, child, n_pos):
+    """`mask` plus the positions that `action` (by `mover`) and its outcome mention."""
+    if mover != k.CHANCE_PLAYER and action < 4 * n_pos:
+        mask |= 1 << (action % n_pos)
+    if child[k.S_SEEN_SCOPE] != k.SCOPE_NONE:
+        mask |= 1 << child[k.S_SEEN_POS]
+    return mask
+
+
+@jit
+def _expand(state, rules, mover, symmetric, mentioned, actions, probs):
+    """The node's outgoing edges, in tree order: chance outcomes with their
+    probabilities, or legal actions (one representative of the untouched positions when
+    symmetric). Returns how many."""
+    if mover == k.CHANCE_PLAYER:
+        return k._chance_outcomes(state, rules, actions, probs)
+    m = k._legal_actions(state, rules, actions)
+    if symmetric:
+        m = _one_untouched_representative(actions, m, rules[k.R_N], mentioned)
+    return m
+
+
+@jit
 def _build(rules, max_nodes, na, tok_fastest, tok_seen, base, symmetric):
     """DFS over the core; returns the node arrays, the infoset arrays and the trie, or
     a node count of -1 if the tree has more than max_nodes nodes."""
@@ -158,11 +191,7 @@ def _build(rules, max_nodes, na, tok_fastest, tok_seen, base, symmetric):
     stack_meta[0, 1] = 0
     stack_meta[0, 2] = 1
     n_pos = rules[k.R_N]
-    touched0 = 0
-    for pos in range(n_pos):
-        if stack[0][k.S_FACEUP + pos]:
-            touched0 |= 1 << pos
-    stack_meta[0, 3] = touched0
+    stack_meta[0, 3] = _initially_mentioned(stack[0], n_pos)
     top = 1
     n_nodes = 1
     prob[0] = 1.0
@@ -183,15 +212,12 @@ def _build(rules, max_nodes, na, tok_fastest, tok_seen, base, symmetric):
             k._returns(state, rules, ret)
             payoff[node] = ret[0]
             continue
+        m = _expand(state, rules, cur, symmetric, touched, actions, probs)
         if cur == k.CHANCE_PLAYER:
-            m = k._chance_outcomes(state, rules, actions, probs)
             kind[node] = CHANCE
             player[node] = -1
             infoset[node] = -1
         else:
-            m = k._legal_actions(state, rules, actions)
-            if symmetric:
-                m = _one_untouched_representative(actions, m, n_pos, touched)
             obs = obs0 if cur == 0 else obs1
             slot = _table_find(set_keys, obs)
             if set_keys[slot] == obs:
@@ -274,12 +300,7 @@ def _build(rules, max_nodes, na, tok_fastest, tok_seen, base, symmetric):
             stack_meta[top, 0] = child
             stack_meta[top, 1] = o0
             stack_meta[top, 2] = o1
-            mentioned = touched
-            if cur != k.CHANCE_PLAYER and a < 4 * n_pos:
-                mentioned |= 1 << (a % n_pos)
-            if seen != k.SCOPE_NONE:
-                mentioned |= 1 << nxt[k.S_SEEN_POS]
-            stack_meta[top, 3] = mentioned
+            stack_meta[top, 3] = _mentioned_after(touched, cur, a, nxt, n_pos)
             top += 1
         n_nodes += m
     return n_nodes, kind, player, infoset, first, count, prob, payoff, set_player, set_obs, \
@@ -293,10 +314,7 @@ def _count_nodes(rules, max_nodes, symmetric):
     touched = np.empty(4096, dtype=np.int64)
     stack[0] = k._initial_state(rules)
     n_pos = rules[k.R_N]
-    touched[0] = 0
-    for pos in range(n_pos):
-        if stack[0][k.S_FACEUP + pos]:
-            touched[0] |= 1 << pos
+    touched[0] = _initially_mentioned(stack[0], n_pos)
     actions = np.empty(k.MAX_LEGAL, dtype=np.int64)
     probs = np.empty(k.MAX_CHANCE_OUTCOMES, dtype=np.float64)
     top = 1
@@ -311,24 +329,14 @@ def _count_nodes(rules, max_nodes, symmetric):
         cur = k._current_player(state)
         if cur == k.TERMINAL_PLAYER:
             continue
-        if cur == k.CHANCE_PLAYER:
-            m = k._chance_outcomes(state, rules, actions, probs)
-        else:
-            m = k._legal_actions(state, rules, actions)
-            if symmetric:
-                m = _one_untouched_representative(actions, m, n_pos, mentioned)
+        m = _expand(state, rules, cur, symmetric, mentioned, actions, probs)
         stack = _grow_2d(stack, top + m)
         touched = _grow_i8(touched, top + m)
         for i in range(m):
             a = actions[i]
             stack[top] = state
             k._apply_action(stack[top], rules, a)
-            t = mentioned
-            if cur != k.CHANCE_PLAYER and a < 4 * n_pos:
-                t |= 1 << (a % n_pos)
-            if stack[top][k.S_SEEN_SCOPE] != k.SCOPE_NONE:
-                t |= 1 << stack[top][k.S_SEEN_POS]
-            touched[top] = t
+            touched[top] = _mentioned_after(mentioned, cur, a, stack[top], n_pos)
             top += 1
     return nodes
 
