@@ -100,17 +100,16 @@ def _traverse(kind, player, infoset, first_child, num_children, edge_prob, payof
 
 
 @jit
-def _update(infoset_player, infoset_offset, infoset_num_actions, p, rule, t, alpha, beta,
+def _update(own_infosets, infoset_offset, infoset_num_actions, rule, t, alpha, beta,
             gamma, instant, regret, prediction, strategy_sum, current):
-    """Fold this iteration's regrets of player p into the cumulative ones and recompute
-    p's current strategy; discount as the rule says."""
+    """Fold this iteration's regrets at `own_infosets` (the updating player's) into the
+    cumulative ones and recompute the current strategy there; discount as the rule says."""
     pos_discount = t ** alpha / (t ** alpha + 1.0)
     neg_discount = t ** beta / (t ** beta + 1.0)
     avg_discount = (t / (t + 1.0)) ** gamma
     use_prediction = rule == RULE_PCFR_PLUS
-    for s in range(infoset_player.shape[0]):
-        if infoset_player[s] != p:
-            continue
+    for j in range(own_infosets.shape[0]):
+        s = own_infosets[j]
         off = infoset_offset[s]
         k = infoset_num_actions[s]
         for i in range(k):

@@ -78,6 +78,8 @@ class CFRSolver:
         self.prediction = np.zeros(slots)
         self.strategy_sum = np.zeros(slots)
         self._instant = np.zeros(slots)
+        self._own_infosets = [np.flatnonzero(tree.infoset_player == p).astype(np.int64)
+                              for p in (0, 1)]
         n = tree.num_nodes
         self._reach_own = np.empty(n)
         self._reach_other = np.empty(n)
@@ -110,7 +112,7 @@ class CFRSolver:
                                1.0 if p == 0 else -1.0, a.average_weight(it), self.current,
                                self._instant, self.strategy_sum, self._reach_own,
                                self._reach_other, self._value)
-                kern._update(t.infoset_player, t.infoset_offset, t.infoset_num_actions, p,
+                kern._update(self._own_infosets[p], t.infoset_offset, t.infoset_num_actions,
                              a.rule, float(it), a.alpha, a.beta, a.gamma, self._instant,
                              self.regret, self.prediction, self.strategy_sum, self.current)
 
