@@ -172,6 +172,36 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
                    f"{summary['peak_memory_bytes'] / 1024**2:,.0f} MiB -> {summary['out']}")
 
 
+@cli.command()
+@click.argument("run_dir", type=click.Path(file_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the tables as JSON.")
+def stats(run_dir, as_json):
+    """Exact, reach-weighted statistics of a strategy solved into RUN_DIR: what each
+    peeked card leads to announce, bluff and challenge rates, outcomes."""
+    import pandas as pd
+
+    from analysis import profile_statistics_from_run
+
+    st = profile_statistics_from_run(run_dir)
+    tables = {
+        "announcement matrix: P(action | peeked card); reach = peeks per round":
+            st.announcement_matrix(),
+        "bluff rates per announced character": st.bluff_rates(),
+        "challenge rates per announced character": st.challenge_rates(),
+        "outcomes (seat 0's view)": st.outcomes(),
+    }
+    if as_json:
+        click.echo(json.dumps({"variant": str(st.variant), **{
+            title: json.loads(frame.to_json(orient="index"))
+            for title, frame in tables.items()}}, indent=2))
+        return
+    click.echo(f"{st.variant}: exact statistics of the strategy in {run_dir}")
+    with pd.option_context("display.width", 120, "display.max_columns", 20,
+                           "display.float_format", "{:.4f}".format):
+        for title, frame in tables.items():
+            click.echo(f"\n{title}\n{frame.to_string()}")
+
+
 def format_simulation(r: dict) -> str:
     unit = r["mode"]
     lines = [f"variant {r['variant']}: {r['count']} random {unit}, seed {r['seed']} "

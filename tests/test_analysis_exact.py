@@ -121,3 +121,25 @@ def test_a_hand_checked_case_peeking_the_peasant_on_a_forced_deal():
     assert peasant_row[SILENT] == pytest.approx(1 / 3 * 1 / 4)
     assert peasant_row[Character.ROBIN] == pytest.approx(1 / 12)
     assert stats.announce_mass[0].sum() == pytest.approx(1.0)
+
+
+def test_cli_stats_prints_the_tables_and_json(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from robinwood.cli import cli
+
+    solve(SolveConfig(game_def.parse("rspx:max_turns=2"), algorithm("dcfr"), tmp_path,
+                      max_iterations=50))
+    text = CliRunner().invoke(cli, ["stats", str(tmp_path)])
+    assert text.exit_code == 0, text.output
+    assert "announcement matrix" in text.output and "challenge_rate" in text.output
+    data = CliRunner().invoke(cli, ["stats", str(tmp_path), "--json"])
+    tables = json.loads(data.output)
+    assert tables["variant"] == "rspx:max_turns=2"
+    outcomes = next(v for k, v in tables.items() if k.startswith("outcomes"))
+    assert abs(outcomes["0"]["seat0_wins"] + outcomes["0"]["seat1_wins"]
+               + outcomes["0"]["draws"] - 1) < 1e-9
+    missing = CliRunner().invoke(cli, ["stats", str(tmp_path / "nope")])
+    assert missing.exit_code == 2 and "metadata.json is missing" in missing.output
