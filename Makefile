@@ -13,7 +13,13 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# The main job: solve a default reduced variant exactly, print what its equilibrium does,
+# then play the full 12-card game at random for rule statistics.
+DEMO_RUN := runs/demo-rspx6
 demo: $(STAMP)
+	rm -rf $(DEMO_RUN)
+	$(BIN)/robinwood solve --deck rspx --max-turns 6 --algo dcfr --target-exploitability 1e-3 --out $(DEMO_RUN)
+	$(BIN)/robinwood stats $(DEMO_RUN)
 	$(BIN)/robinwood simulate --deck standard --rounds 200000 --seed 0
 
 test: $(STAMP)
