@@ -198,7 +198,7 @@ def main() -> None:
             label = "first iteration" + (f" ({r.note})" if r.note and r.iterations else "")
             print(f"  {r.name:<42} {label:<58} {r.first_iteration:>9.3f}")
 
-    print(f"\nsteady state (iterations after the first)")
+    print("\nsteady state (iterations after the first)")
     print(f"{'implementation':<42} {'its':>5} {'wall s':>8} {'wall s/it':>10} {'its/s':>9} "
           f"{'cpu s/it':>10} {'its/cpu-s':>10} {'maxrss after':>13}")
     for r in results:

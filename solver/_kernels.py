@@ -6,7 +6,6 @@ Private: `solver.cfr` and `solver.best_response` validate inputs and call these.
 
 from __future__ import annotations
 
-import numpy as np
 
 from game_def._jit import jit
 
