@@ -202,6 +202,32 @@ def stats(run_dir, as_json):
             click.echo(f"\n{title}\n{frame.to_string()}")
 
 
+@cli.command()
+@click.argument("run_dir", type=click.Path(file_okay=False))
+@click.option("--compare", "other", type=click.Path(file_okay=False), default=None,
+              help="Another run directory: its tables side by side, with differences.")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Output folder (default: reports/<name of RUN_DIR>).")
+@click.option("--parquet", is_flag=True, help="Write tables/ as Parquet instead of CSV.")
+@click.option("--rounds", type=int, default=None,
+              help="Self-play rounds for sampled (MCCFR) statistics (default 100000).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the sampled self-play.")
+def report(run_dir, other, out, parquet, rounds, seed):
+    """Write reports/<name>/: index.html, report.md, PNG figures and tables/ for the
+    strategy solved into RUN_DIR."""
+    import time
+
+    from analysis.report import write_report
+
+    if rounds is not None and rounds < 1:
+        raise click.UsageError(f"--rounds must be at least 1 (got {rounds})")
+    start = time.perf_counter()
+    index = write_report(run_dir, out, other, parquet=parquet, rounds=rounds, seed=seed)
+    click.echo(f"report written to {index} ({time.perf_counter() - start:.1f} s); "
+               f"also {index.parent / 'report.md'}")
+
+
 def format_simulation(r: dict) -> str:
     unit = r["mode"]
     lines = [f"variant {r['variant']}: {r['count']} random {unit}, seed {r['seed']} "

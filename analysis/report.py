@@ -1,0 +1,426 @@
+"""`robinwood report`: a run directory's strategy as an HTML page, a Markdown page, PNG
+figures and CSV (or Parquet) tables, readable offline.
+
+Works from the run directory alone: metadata.json, convergence.csv and the strategy.
+Exact runs are analysed exactly (analysis.exact); MCCFR runs by sampled self-play
+(analysis.sampled). index.html embeds its figures (base64), so the one file can be
+moved or mailed and still show everything; the same PNGs sit beside it for report.md.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import json
+import re
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from game_def.characters import NAMES
+from game_def.errors import RobinWoodError
+
+from . import figures
+from .compare import compare as compare_profiles
+from .statistics import ProfileStatistics, export_tables
+from .summary import summary_paragraph
+
+DEFAULT_SAMPLED_ROUNDS = 100_000
+
+
+class ReportError(RobinWoodError):
+    """A run directory that cannot be reported on (one line: what is wrong, what to do)."""
+
+
+@dataclasses.dataclass
+class Run:
+    """What a report needs from a run directory."""
+
+    path: Path
+    name: str
+    metadata: dict
+    convergence: pd.DataFrame | None
+    stats: ProfileStatistics
+
+
+def read_convergence(run_dir: Path) -> pd.DataFrame | None:
+    """convergence.csv as a frame, or None if the run has none (or an empty one)."""
+    path = Path(run_dir) / "convergence.csv"
+    if not path.exists():
+        return None
+    try:
+        frame = pd.read_csv(path)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as e:
+        raise ReportError(f"{path} is corrupt ({type(e).__name__}); solve again or delete "
+                          f"it") from None
+    return frame if len(frame) else None
+
+
+def load_run(run_dir, rounds: int | None = None, seed: int = 0) -> Run:
+    """Metadata, convergence curve and statistics of the strategy in run_dir: exact for
+    the exact solvers, sampled self-play (`rounds` rounds) for MCCFR runs."""
+    from solver.strategy_file import read_metadata
+
+    path = Path(run_dir)
+    if not path.is_dir():
+        raise ReportError(f"{run_dir} is not a run directory (make one with "
+                          f"`robinwood solve ... --out {run_dir}`)")
+    metadata = read_metadata(path)
+    algorithm = metadata.get("algorithm") or {}
+    name = algorithm.get("name") if isinstance(algorithm, dict) else algorithm
+    if name == "mccfr":
+        try:
+            from .sampled import profile_statistics_sampled
+        except ImportError:
+            raise ReportError(f"{run_dir} holds an MCCFR strategy, and this robinwood has "
+                              f"no sampled analysis (analysis.sampled) to report on it"
+                              ) from None
+        stats = profile_statistics_sampled(path, rounds=rounds or DEFAULT_SAMPLED_ROUNDS,
+                                           seed=seed)
+    else:
+        from .exact import profile_statistics_from_run
+
+        stats = profile_statistics_from_run(path)
+    return Run(path, path.resolve().name, metadata, read_convergence(path), stats)
+
+
+# ----- formatting ---------------------------------------------------------------------
+_PROBABILITY = re.compile(r"(rate|wins|draws|probability|cumulative|_win|_loss|round_draw"
+                          r"|ended_by_\w+)"
+                          r"(_lo|_hi)?$")
+
+
+def is_probability(column: str) -> bool:
+    return bool(_PROBABILITY.search(str(column))) or column in NAMES or column == "silent"
+
+
+def format_number(x, probability: bool, delta: bool = False) -> str:
+    if x is None or (isinstance(x, float) and np.isnan(x)):
+        return "–"
+    if isinstance(x, (bool, np.bool_, str)) or not isinstance(x, (int, float, np.number)):
+        return str(x)
+    if isinstance(x, (int, np.integer)):
+        return f"{x:,}"
+    if probability:
+        if delta:
+            return "0 pp" if x == 0 else f"{100 * x:+.1f} pp"
+        if x == 0:
+            return "0%"
+        if abs(x) < 0.001:
+            return "<0.1%"
+        return f"{100 * x:.1f}%"
+    if x == 0:
+        return "0"
+    if abs(x) < 1e-4 or abs(x) >= 1e6:
+        return f"{x:+.2e}" if delta else f"{x:.2e}"
+    return f"{x:+.4f}" if delta else f"{x:.4f}"
+
+
+def display_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """Strings for reading: probabilities as percentages, other numbers to 4 decimals.
+    Comparison tables (a `metric` index level) are formatted row by row, deltas of
+    probabilities in percentage points."""
+    out = frame.astype(object).copy()
+    if "metric" in (frame.index.names or []):
+        metrics = frame.index.get_level_values("metric")
+        for i, metric in enumerate(metrics):
+            prob = is_probability(metric)
+            for j, column in enumerate(frame.columns):
+                out.iat[i, j] = format_number(frame.iat[i, j], prob, column == "delta")
+        return out
+    for column in frame.columns:
+        prob = is_probability(column)
+        out[column] = [format_number(x, prob) for x in frame[column]]
+    return out
+
+
+def markdown_table(frame: pd.DataFrame) -> str:
+    shown = display_frame(frame)
+    if any(name is not None for name in shown.index.names):
+        shown = shown.reset_index()
+    header = [str(c) for c in shown.columns]
+    lines = ["| " + " | ".join(header) + " |",
+             "|" + "|".join("---" for _ in header) + "|"]
+    for row in shown.itertuples(index=False):
+        lines.append("| " + " | ".join(str(x) for x in row) + " |")
+    return "\n".join(lines)
+
+
+def html_table(frame: pd.DataFrame) -> str:
+    return display_frame(frame).to_html(classes="table", border=0, na_rep="–")
+
+
+def dict_table(d: dict) -> pd.DataFrame:
+    """A metadata dict (e.g. `evaluation`) as a table: one row per entry when every
+    entry is itself a dict, else flattened `key.subkey` / value rows."""
+    if d and all(isinstance(v, dict) for v in d.values()):
+        frame = pd.DataFrame.from_dict(d, orient="index")
+        frame.index.name = "entry"
+    else:
+        flat = pd.json_normalize(d, sep=".").iloc[0] if d else pd.Series(dtype=object)
+        frame = flat.rename("value").to_frame()
+        frame.index.name = "key"
+    return frame.map(lambda x: json.dumps(x) if isinstance(x, (list, dict)) else x)
+
+
+# ----- column glossary (every column of every table) -------------------------------------
+GLOSSARY = {
+    "reach / *_per_round": "expected number of times per round (an event can happen "
+                           "more than once in a round)",
+    "silent, Robin, Sheriff, ...": "announcement matrix: P(the peeker says nothing / "
+                                   "announces this character | the peeked card)",
+    "truth_rate, silent_rate, bluff_rate (peeks)": "after peeking a card: P(announce the "
+                                                   "card itself), P(say nothing), "
+                                                   "P(announce another character)",
+    "bluff_rate (announced)": "P(the card is not the announced character | announced)",
+    "challenge_rate": "P(the opponent challenges | announced)",
+    "challenge_right_rate": "P(the claim was a bluff | challenged): the challenger wins "
+                            "the challenge",
+    "pass_on_bluff_rate": "P(the opponent lets a bluff pass | a bluff is announced)",
+    "announcer_strikes, opponent_strikes, challenger_strikes": "strikes held at the "
+                                                               "moment of the decision",
+    "turns": "turn number within the round, from 1 (Companion extra turns count)",
+    "runs_after_announcement_per_round": "powers run after an announcement that was not "
+                                         "challenged, or challenged and true",
+    "face_up_uses_per_round": "`use` of a face-up card (a Peasant/Trickster use is a pass)",
+    "success_rate (unmasking)": "P(the unmasking wins the round | Robin's/the Sheriff's "
+                                "power runs)",
+    "reveal_hit_rate": "P(a single reveal turns up a card of the camp being unmasked)",
+    "seat0_value": "expected payoff of seat 0 per round (+1 win, -1 loss, 0 draw)",
+    "turn_cap_rate": "P(the round reaches the turn cap): a draw",
+    "ended_by_unmask, ended_by_elimination": "how decided rounds end",
+    "starter_match_win": "P(the player who starts a best-of-3 match wins it), the loser "
+                         "of each round starting the next, a draw starting with the "
+                         "other player",
+    "*_lo, *_hi": "95% interval (sampled statistics only; approximate for rates)",
+    "delta (comparison)": "second profile minus first; pp = percentage points",
+}
+
+TABLE_TITLES = {
+    "outcomes": "Round outcomes (seat 0 starts)",
+    "match": "Best-of-3 match for the player who starts",
+    "round_length": "Round length",
+    "announcement_matrix": "Announcement matrix: P(action | peeked card), both seats",
+    "announcement_matrix_seat0": "Announcement matrix, seat 0",
+    "announcement_matrix_seat1": "Announcement matrix, seat 1",
+    "peek_summary": "After a peek: truth, silence, bluff",
+    "forced_lies": "Forced lies: what a peeked Trickster is announced as",
+    "bluff_rates": "Bluff rate per announced character",
+    "bluff_rates_by_strikes": "Bluff rate by strikes (announcer, opponent)",
+    "bluff_rates_by_turn": "Bluff rate by turn",
+    "challenge_rates": "Challenge rate per announced character",
+    "challenge_rates_by_strikes": "Challenge rate by strikes (challenger, announcer)",
+    "challenge_rates_by_turn": "Challenge rate by turn",
+    "power_use": "Powers: announced, run, used face up",
+    "unmasking": "Unmasking (Robin, Sheriff)",
+    "traitor": "Traitor strikes",
+    "witch_choices": "Witch: keep or swap",
+    "run": "This run",
+    "convergence": "Convergence measurements",
+    "evaluation": "Evaluation (from the run's metadata)",
+}
+MAIN_TABLES = ("outcomes", "match", "peek_summary", "forced_lies", "bluff_rates",
+               "challenge_rates", "power_use", "unmasking", "traitor")
+FIGURES = {
+    "bluff_heatmap": "Announcement matrix (bluff heatmap)",
+    "challenge_rates": "Bluff and challenge rates per announced character",
+    "round_length": "Round length",
+    "convergence": "Solver convergence",
+    "comparison": "Side by side",
+}
+
+
+def _run_facts(run: Run) -> pd.DataFrame:
+    m = run.metadata
+    algo = m.get("algorithm")
+    if isinstance(algo, dict):
+        params = ", ".join(f"{k}={v}" for k, v in algo.items() if k != "name")
+        algo = f"{algo.get('name')} ({params})" if params else algo.get("name")
+    rows = {"run": str(run.path), "variant": m.get("variant"), "algorithm": algo,
+            "iterations": m.get("iterations"), "exploitability": m.get("exploitability"),
+            "solve seconds": m.get("seconds"),
+            "statistics": ("exact (every deal, reach-weighted)" if run.stats.exact else
+                           f"sampled self-play, {run.stats.rounds_sampled:,} rounds")}
+    tree = m.get("tree")
+    if isinstance(tree, dict):
+        rows["tree"] = ", ".join(f"{v:,} {k}" if isinstance(v, int) else f"{v} {k}"
+                                 for k, v in tree.items())
+    rows = {k: v for k, v in rows.items() if v is not None}
+    frame = pd.Series(rows, name="value").to_frame()
+    frame.index.name = "fact"
+    return frame.map(lambda x: f"{x:.3g}" if isinstance(x, float) else x)
+
+
+# ----- templates -----------------------------------------------------------------------
+HTML = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>Robin Wood report: {{ name }}</title>
+<style>
+body { font-family: system-ui, sans-serif; max-width: 72em; margin: 2em auto; padding: 0 1em;
+       color: #222; line-height: 1.45; }
+h1 { margin-bottom: 0.1em; } .sub { color: #666; margin-top: 0; }
+.summary { background: #f4f7fb; border-left: 4px solid #4c72b0; padding: 0.8em 1em; }
+table.table { border-collapse: collapse; margin: 0.4em 0 1.2em; font-size: 0.9em; }
+table.table th, table.table td { padding: 0.2em 0.7em; text-align: right;
+       border-bottom: 1px solid #e3e3e3; }
+table.table thead th { border-bottom: 2px solid #999; }
+figure { margin: 1em 0; } figure img { max-width: 100%; }
+figcaption { color: #555; font-size: 0.9em; }
+details { margin: 0.5em 0 1em; } summary { cursor: pointer; color: #4c72b0; }
+dt { font-weight: 600; } dd { margin: 0 0 0.4em 1.5em; }
+code { background: #f3f3f3; padding: 0 0.2em; }
+</style></head><body>
+<h1>Robin Wood strategy report: {{ name }}</h1>
+<p class="sub">{{ variant }} &middot; {{ algorithm }} &middot; generated {{ generated }}</p>
+<p class="summary">{{ summary }}</p>
+{% if comparison %}<h2>Compared with {{ other }}</h2>
+<p class="summary">{{ other_summary }}</p>
+{% if comparison_figure %}<figure><img alt="{{ comparison_figure.caption }}" src="data:image/png;base64,{{ comparison_figure.data }}">
+<figcaption>{{ comparison_figure.caption }}: {{ name }} and {{ other }}</figcaption></figure>{% endif %}
+<p>Each table: the value for {{ name }}, for {{ other }}, and the difference (second minus first).</p>
+{% for title, table in comparison %}<h3>{{ title }}</h3>{{ table }}{% endfor %}{% endif %}
+{% for section in sections %}<h2>{{ section.title }}</h2>
+{% for fig in section.figures %}<figure><img alt="{{ fig.caption }}" src="data:image/png;base64,{{ fig.data }}">
+<figcaption>{{ fig.caption }} (<a href="{{ fig.file }}">{{ fig.file }}</a>)</figcaption></figure>{% endfor %}
+{% for title, table in section.tables %}<h3>{{ title }}</h3>{{ table }}{% endfor %}
+{% for title, table in section.details %}<details><summary>{{ title }}</summary>{{ table }}</details>{% endfor %}
+{% endfor %}
+<h2>What the columns mean</h2><dl>
+{% for term, meaning in glossary %}<dt>{{ term }}</dt><dd>{{ meaning }}</dd>{% endfor %}</dl>
+<p>Every table is also in <code>tables/</code> as {{ table_format }}.</p>
+</body></html>
+"""
+
+MARKDOWN = """# Robin Wood strategy report: {{ name }}
+
+{{ variant }} · {{ algorithm }} · generated {{ generated }}
+
+{{ summary }}
+{% if comparison %}
+## Compared with {{ other }}
+
+{{ other_summary }}
+{% if comparison_figure %}
+![{{ comparison_figure.caption }}]({{ comparison_figure.file }})
+{% endif %}
+Each table: the value for {{ name }}, for {{ other }}, and the difference (second minus first).
+{% for title, table in comparison %}
+### {{ title }}
+
+{{ table }}
+{% endfor %}{% endif %}
+{% for section in sections %}
+## {{ section.title }}
+{% for fig in section.figures %}
+![{{ fig.caption }}]({{ fig.file }})
+{% endfor %}{% for title, table in section.tables %}
+### {{ title }}
+
+{{ table }}
+{% endfor %}{% if section.details %}
+More in `tables/`: {% for title, file in section.detail_files %}[{{ title }}]({{ file }}){% if not loop.last %}, {% endif %}{% endfor %}.
+{% endif %}{% endfor %}
+## What the columns mean
+{% for term, meaning in glossary %}
+- **{{ term }}**: {{ meaning }}{% endfor %}
+"""
+
+
+def _png(fig, path: Path) -> str:
+    fig.savefig(path, dpi=110)
+    return base64.b64encode(path.read_bytes()).decode("ascii")
+
+
+def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
+                 rounds: int | None = None, seed: int = 0) -> Path:
+    """Write index.html, report.md, the figures (PNG) and tables/ for the run in
+    run_dir (and a side-by-side comparison with compare_dir); returns index.html."""
+    import jinja2
+    from markupsafe import Markup
+
+    run = load_run(run_dir, rounds, seed)
+    other = load_run(compare_dir, rounds, seed) if compare_dir is not None else None
+    out = Path(out_dir) if out_dir is not None else Path("reports") / run.name
+    out.mkdir(parents=True, exist_ok=True)
+    fmt = "parquet" if parquet else "csv"
+    stats = run.stats
+    tables = stats.tables()
+    if run.convergence is not None:
+        tables["convergence"] = run.convergence
+    evaluation = run.metadata.get("evaluation")
+    if isinstance(evaluation, dict) and evaluation:
+        tables["evaluation"] = dict_table(evaluation)
+    tables["run"] = _run_facts(run)
+    comparison = None
+    if other is not None:
+        comparison = compare_profiles(stats, other.stats, (run.name, other.name))
+        tables.update({f"compare_{k}": v for k, v in comparison.items()})
+    export_tables(tables, out / "tables", fmt)
+
+    figs = {"bluff_heatmap": figures.bluff_heatmap(stats),
+            "challenge_rates": figures.challenge_bars(stats),
+            "round_length": figures.round_length_histogram(stats),
+            "convergence": figures.convergence_figure(run.convergence)}
+    if comparison is not None:
+        figs["comparison"] = figures.comparison_bars(comparison)
+    images = {}
+    for key, fig in figs.items():
+        if fig is not None:
+            images[key] = {"file": f"{key}.png", "caption": FIGURES[key],
+                           "data": _png(fig, out / f"{key}.png")}
+
+    def section(title, fig_keys, main, details, table_fn):
+        present = [t for t in main if t in tables and len(tables[t])]
+        extra = [t for t in details if t in tables and len(tables[t])]
+        return {"title": title, "figures": [images[f] for f in fig_keys if f in images],
+                "tables": [(TABLE_TITLES.get(t, t), table_fn(tables[t])) for t in present],
+                "details": [(TABLE_TITLES.get(t, t), table_fn(tables[t])) for t in extra],
+                "detail_files": [(TABLE_TITLES.get(t, t), f"tables/{t}.{fmt}")
+                                 for t in extra]}
+
+    def sections(table_fn):
+        return [
+            section("Balance", ["round_length"], ["outcomes", "match"], ["round_length"],
+                    table_fn),
+            section("Announcements and bluffs", ["bluff_heatmap"],
+                    ["peek_summary", "forced_lies", "bluff_rates"],
+                    ["announcement_matrix", "announcement_matrix_seat0",
+                     "announcement_matrix_seat1", "bluff_rates_by_strikes",
+                     "bluff_rates_by_turn"], table_fn),
+            section("Challenges", ["challenge_rates"], ["challenge_rates"],
+                    ["challenge_rates_by_strikes", "challenge_rates_by_turn"], table_fn),
+            section("Powers", [], ["power_use", "unmasking", "traitor"], ["witch_choices"],
+                    table_fn),
+            section("The solve", ["convergence"], ["run", "evaluation"], ["convergence"],
+                    table_fn),
+        ]
+
+    algo = run.metadata.get("algorithm")
+    context = {
+        "name": run.name, "variant": str(stats.variant),
+        "algorithm": algo.get("name") if isinstance(algo, dict) else algo,
+        "generated": time.strftime("%Y-%m-%d %H:%M"),
+        "summary": summary_paragraph(stats),
+        "glossary": list(GLOSSARY.items()), "table_format": fmt.upper(),
+        "other": other.name if other else None,
+        "other_summary": summary_paragraph(other.stats) if other else None,
+        "comparison_figure": images.get("comparison"),
+    }
+    env = jinja2.Environment(autoescape=True, trim_blocks=False)
+    html_comparison = md_comparison = None
+    if comparison is not None:
+        html_comparison = [(k.replace("_", " ").capitalize(), Markup(html_table(v)))
+                           for k, v in comparison.items()]
+        md_comparison = [(k.replace("_", " ").capitalize(), markdown_table(v))
+                         for k, v in comparison.items()]
+    html = env.from_string(HTML).render(
+        **context, comparison=html_comparison,
+        sections=sections(lambda f: Markup(html_table(f))))
+    (out / "index.html").write_text(html, encoding="utf-8")
+    md_env = jinja2.Environment(autoescape=False, keep_trailing_newline=True)
+    md = md_env.from_string(MARKDOWN).render(**context, comparison=md_comparison,
+                                             sections=sections(markdown_table))
+    (out / "report.md").write_text(re.sub(r"\n{3,}", "\n\n", md), encoding="utf-8")
+    return out / "index.html"
