@@ -452,8 +452,9 @@ def export_tables(tables: dict[str, pd.DataFrame], directory, fmt: str = "csv") 
         flat = frame.reset_index() if _has_named_index(frame) else frame
         if fmt == "csv":
             flat.to_csv(path, index=False)
-        else:
-            flat.to_parquet(path, index=False)
+        else:  # Parquet columns have one type: mixed text/number columns become text
+            mixed = [c for c in flat.columns if flat[c].dtype == object]
+            flat.astype({c: str for c in mixed}).to_parquet(path, index=False)
         paths.append(path)
     return paths
 

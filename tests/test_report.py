@@ -1,0 +1,224 @@
+"""`robinwood report`: renders from a run directory alone, compares two variants, and
+turns a corrupt or mismatched run into one line on stderr."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import types
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+import game_def
+from analysis import figures
+from analysis.compare import compare
+from analysis.exact import profile_statistics_from_run
+from analysis.report import dict_table, display_frame, write_report
+from robinwood.cli import cli
+from solver.cfr import algorithm
+from solver.run import SolveConfig, solve
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def solved_run(root, spec, iterations=100):
+    out = root / spec.replace(":", "_").replace(",", "_").replace("+", "_")
+    solve(SolveConfig(game_def.parse(spec), algorithm("dcfr"), out, max_iterations=iterations))
+    return out
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    root = tmp_path_factory.mktemp("runs")
+    return {"rspx3": solved_run(root, "rspx:max_turns=3"),
+            "strikes1": solved_run(root, "rspx:max_turns=3,strikes=1"),
+            "trickster": solved_run(root, "Robin+Sheriff+Trickster+Traitor:max_turns=2")}
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def one_line_error(result, *words):
+    """Exit 2, a single `robinwood: error:` line naming `words`, no traceback."""
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("robinwood: error:"), result.output
+    assert "Traceback" not in result.output
+    for w in words:
+        assert w in lines[0], lines[0]
+
+
+def test_report_renders_from_the_strategy_files_alone(runs, tmp_path):
+    run = tmp_path / "bare"
+    run.mkdir()
+    for name in ("metadata.json", "strategy.npz"):  # no checkpoint, no convergence.csv
+        shutil.copy(runs["rspx3"] / name, run / name)
+    out = tmp_path / "report"
+    result = invoke("report", run, "--out", out)
+    assert result.exit_code == 0, result.output
+    html = (out / "index.html").read_text()
+    md = (out / "report.md").read_text()
+    for name in ("bluff_heatmap", "challenge_rates", "round_length"):
+        assert (out / f"{name}.png").read_bytes().startswith(PNG)
+        assert f"]({name}.png)" in md
+    assert not (out / "convergence.png").exists()  # no curve, no figure
+    # Self-contained: every image is embedded, nothing is fetched from elsewhere.
+    assert html.count('src="data:image/png;base64,') == 3
+    assert "http://" not in html and "https://" not in html
+    assert "the player who starts (seat 0) wins" in html
+    outcomes = pd.read_csv(out / "tables" / "outcomes.csv")
+    stats = profile_statistics_from_run(run)
+    assert outcomes["seat0_value"][0] == pytest.approx(stats.outcome[0] - stats.outcome[1])
+    matrix = pd.read_csv(out / "tables" / "announcement_matrix.csv")
+    assert list(matrix.columns[:2]) == ["peeked", "silent"]
+
+
+def test_report_with_convergence_and_default_folder(runs, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = invoke("report", runs["rspx3"])
+    assert result.exit_code == 0, result.output
+    out = tmp_path / "reports" / runs["rspx3"].name
+    assert (out / "convergence.png").read_bytes().startswith(PNG)
+    assert (out / "tables" / "convergence.csv").exists()
+
+
+def test_compare_two_variants_side_by_side(runs, tmp_path):
+    out = tmp_path / "cmp"
+    result = invoke("report", runs["rspx3"], "--compare", runs["strikes1"], "--out", out)
+    assert result.exit_code == 0, result.output
+    balance = pd.read_csv(out / "tables" / "compare_balance.csv")
+    a, b = runs["rspx3"].name, runs["strikes1"].name
+    assert list(balance.columns) == ["of", "metric", a, b, "delta"]
+    np.testing.assert_allclose(balance["delta"], balance[b] - balance[a])
+    assert (out / "comparison.png").read_bytes().startswith(PNG)
+    assert "Compared with" in (out / "index.html").read_text()
+
+
+def test_compare_leaves_rows_of_one_side_only_as_nan(runs):
+    with_peasant = profile_statistics_from_run(runs["rspx3"])
+    with_trickster = profile_statistics_from_run(runs["trickster"])
+    tables = compare(with_peasant, with_trickster, ("rspx", "trickster"))
+    peeks = tables["peeks"]
+    assert np.isnan(peeks.loc[("Peasant", "truth_rate"), "trickster"])
+    assert np.isnan(peeks.loc[("Trickster", "truth_rate"), "rspx"])
+    assert np.isnan(peeks.loc[("Peasant", "truth_rate"), "delta"])
+    robin = peeks.loc[("Robin", "truth_rate")]
+    assert robin["delta"] == pytest.approx(robin["trickster"] - robin["rspx"])
+    assert display_frame(tables["balance"]).loc[("round", "draws"), "delta"].endswith("pp")
+
+
+@pytest.mark.parametrize("damage, words", [
+    ("truncate strategy", ["strategy.npz is corrupt"]),
+    ("other variant", ["action slots"]),
+    ("bad json", ["metadata.json is corrupt"]),
+    ("no metadata", ["metadata.json is missing"]),
+    ("bad convergence", ["convergence.csv is corrupt"]),
+    ("bad probabilities", ["not a valid strategy"]),
+])
+def test_a_damaged_run_is_one_line_not_a_traceback(runs, tmp_path, damage, words):
+    run = tmp_path / "run"
+    shutil.copytree(runs["rspx3"], run)
+    meta = run / "metadata.json"
+    if damage == "truncate strategy":
+        data = (run / "strategy.npz").read_bytes()
+        (run / "strategy.npz").write_bytes(data[:len(data) // 2])
+    elif damage == "other variant":
+        m = json.loads(meta.read_text())
+        m["variant"] = "rspx:max_turns=2"
+        m["tree"].pop("infosets")  # let the file pass its own consistency check
+        meta.write_text(json.dumps(m))
+    elif damage == "bad json":
+        meta.write_text("{not json")
+    elif damage == "no metadata":
+        meta.unlink()
+    elif damage == "bad convergence":
+        (run / "convergence.csv").write_bytes(b"\xff\xfe\x00garbage")
+    elif damage == "bad probabilities":
+        with np.load(run / "strategy.npz") as f:
+            arrays = dict(f)
+        arrays["strategy"] = arrays["strategy"] * 2
+        np.savez(run / "strategy.npz", **arrays)
+    one_line_error(invoke("report", run, "--out", tmp_path / "out"), *words)
+
+
+def test_an_mccfr_run_without_sampled_analysis_is_one_line(runs, tmp_path, monkeypatch):
+    run = tmp_path / "mccfr"
+    shutil.copytree(runs["rspx3"], run)
+    m = json.loads((run / "metadata.json").read_text())
+    m["algorithm"] = {"name": "mccfr"}
+    (run / "metadata.json").write_text(json.dumps(m))
+    monkeypatch.setitem(sys.modules, "analysis.sampled", None)  # import fails
+    one_line_error(invoke("report", run, "--out", tmp_path / "out"), "MCCFR", "sampled")
+
+
+def test_an_mccfr_run_is_reported_through_the_sampled_hook(runs, tmp_path, monkeypatch):
+    """The hook analysis.sampled.profile_statistics_sampled(run_dir, rounds, seed) is
+    stood in for by exact counts scaled to `rounds` rounds."""
+    from analysis import ProfileStatistics
+
+    run = tmp_path / "mccfr"
+    shutil.copytree(runs["rspx3"], run)
+    m = json.loads((run / "metadata.json").read_text())
+    m["algorithm"] = {"name": "mccfr", "sampling": "external"}
+    m["evaluation"] = {"vs_random": {"win_rate": 0.9, "ci95": [0.88, 0.92]},
+                       "vs_greedy": {"win_rate": 0.7, "ci95": [0.66, 0.74]}}
+    (run / "metadata.json").write_text(json.dumps(m))
+    pd.DataFrame({"seconds": [1.0, 2.0, 4.0], "iterations": [1e4, 2e4, 4e4],
+                  "infosets": [100, 150, 170], "table_bytes": [1e5, 2e5, 2.2e5],
+                  "exploiter_gain": [0.3, 0.2, 0.1]}).to_csv(run / "convergence.csv",
+                                                              index=False)
+    calls = []
+
+    def fake(run_dir, rounds, seed=0):
+        calls.append((rounds, seed))
+        exact = profile_statistics_from_run(run_dir)
+        counts = type(exact.counts)(*(a * rounds for a in exact.counts))
+        return ProfileStatistics(exact.variant, counts, rounds_sampled=rounds)
+
+    monkeypatch.setitem(sys.modules, "analysis.sampled",
+                        types.SimpleNamespace(profile_statistics_sampled=fake))
+    out = tmp_path / "out"
+    result = invoke("report", run, "--out", out, "--rounds", 5000, "--seed", 3)
+    assert result.exit_code == 0, result.output
+    assert calls == [(5000, 3)]
+    html = (out / "index.html").read_text()
+    assert "5,000 sampled self-play rounds" in html and "95% CI" in html
+    assert "vs_greedy" in html
+    outcomes = pd.read_csv(out / "tables" / "outcomes.csv")
+    assert {"seat0_wins_lo", "seat0_value_hi", "rounds_sampled"} <= set(outcomes.columns)
+    assert (out / "convergence.png").exists()
+
+
+def test_convergence_figure_without_exploitability_plots_what_there_is():
+    curve = pd.DataFrame({"seconds": [1, 2, 3], "iterations": [10, 20, 30],
+                          "infosets": [5, 7, 8], "note": ["a", "b", "c"]})
+    fig = figures.convergence_figure(curve)
+    titles = [ax.get_title() for ax in fig.axes if ax.get_visible()]
+    assert titles == ["iterations", "infosets"]
+    fig = figures.convergence_figure(pd.DataFrame({"iteration": [1, 2], "seconds": [1, 2],
+                                                   "exploitability": [0.1, 0.01]}))
+    assert fig.axes[0].get_yscale() == "log"
+    assert figures.convergence_figure(None) is None
+
+
+def test_parquet_tables_or_a_clear_error(runs, tmp_path, monkeypatch):
+    pytest.importorskip("pyarrow")
+    out = tmp_path / "pq"
+    write_report(runs["rspx3"], out, parquet=True)
+    frame = pd.read_parquet(out / "tables" / "bluff_rates.parquet")
+    assert "bluff_rate" in frame.columns
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    one_line_error(invoke("report", runs["rspx3"], "--out", tmp_path / "pq2", "--parquet"),
+                   "pip install pyarrow")
+
+
+def test_evaluation_dicts_become_tables():
+    nested = dict_table({"vs_random": {"win_rate": 0.9, "ci95": [0.8, 1.0]}})
+    assert nested.loc["vs_random", "ci95"] == "[0.8, 1.0]"
+    flat = dict_table({"rounds": 1000, "bots": {"greedy": 0.6}})
+    assert flat.loc["bots.greedy", "value"] == 0.6
