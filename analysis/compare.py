@@ -54,5 +54,7 @@ def compare(a: ProfileStatistics, b: ProfileStatistics,
                       ["runs_per_round", "announced_per_round", "face_up_uses_per_round"]),
         "unmasking": (ProfileStatistics.unmasking, ["success_rate", "attempts_per_round"]),
     }
-    return {name: side_by_side(table(a), table(b), columns, labels)
-            for name, (table, columns) in pairs.items()}
+    tables = {name: side_by_side(table(a), table(b), columns, labels)
+              for name, (table, columns) in pairs.items()}
+    tables["balance"] = tables["balance"].droplevel("of")  # a single row: only metrics
+    return tables

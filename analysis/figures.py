@@ -182,11 +182,19 @@ def comparison_bars(comparison: dict[str, pd.DataFrame]) -> Figure:
                                    ("P(challenged | announced)", challenges))):
         x = np.arange(len(frame))
         for i, label in enumerate(labels):
-            ax.bar(x + (i - 0.5) * 0.4, frame[label].fillna(0).to_numpy(), 0.4, label=label)
+            values = frame[label].to_numpy(dtype=float)
+            bars = ax.bar(x + (i - 0.5) * 0.4, np.nan_to_num(values), 0.4, label=label,
+                          color=("#4c72b0", "#dd8452")[i])
+            for bar, v in zip(bars, values):
+                ax.annotate("n/a" if np.isnan(v) else _percent(v),
+                            (bar.get_x() + bar.get_width() / 2, np.nan_to_num(v)),
+                            ha="center", va="bottom", fontsize=7, xytext=(0, 1),
+                            textcoords="offset points")
         ax.set_xticks(x, frame.index)
-        ax.set_ylim(0, 1.05)
+        ax.set_ylim(0, 1.15)
         ax.set_title(title, fontsize=10)
         ax.grid(axis="y", alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.suptitle("Side by side", fontsize=11)
+        ax.legend(fontsize=8, loc="upper right")
+    fig.suptitle(f"{labels[0]} against {labels[1]} (n/a: not announced in that profile)",
+                 fontsize=11)
     return fig

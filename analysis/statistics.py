@@ -27,6 +27,10 @@ from ._counts import (ANNOUNCED, BY_ELIMINATION, BY_PEEK, BY_REVEAL, BY_TURN_CAP
                       BY_UNMASK, DRAW_COLUMN, FACE_UP, MISTAKE, SILENT, WIN, Counts)
 
 Z95 = 1.959964
+# Split tables (by strikes, by turn) leave out situations reached less than once in
+# 10,000 rounds: an equilibrium mixes tiny probabilities into every situation, and a
+# rate over one of those is noise.
+SPLIT_MIN_PER_ROUND = 1e-4
 LEADERS = ("Robin", "Sheriff")
 
 
@@ -215,7 +219,7 @@ class ProfileStatistics:
 
     def bluff_rates_by_strikes(self) -> pd.DataFrame:
         """bluff_rates split by the announcer's and the opponent's strikes at the time;
-        rows never reached are left out."""
+        rows reached less than SPLIT_MIN_PER_ROUND times a round are left out."""
         a = self.counts.announce.sum(axis=(0, 3))  # [own, opp, peeked, col]
         rows = []
         for own in range(a.shape[0]):
@@ -237,7 +241,7 @@ class ProfileStatistics:
 
     def _tidy(self, rows, keys, rate, per_round) -> pd.DataFrame:
         frame = pd.DataFrame(rows)
-        frame = frame[frame[per_round] > 0].reset_index(drop=True)
+        frame = frame[frame[per_round] >= SPLIT_MIN_PER_ROUND].reset_index(drop=True)
         frame = self._with_intervals(frame, rate, per_round)
         order = {name: i for i, name in
                  enumerate([c.label for c in self.variant.announceable] + ["all"])}
