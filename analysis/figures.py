@@ -175,6 +175,7 @@ def comparison_bars(comparison: dict[str, pd.DataFrame]) -> Figure:
     """Bluff and challenge rates of two profiles per announced character, side by side."""
     bluffs = comparison["bluff_rates"].xs("bluff_rate", level="metric")
     challenges = comparison["challenge_rates"].xs("challenge_rate", level="metric")
+    often = comparison["bluff_rates"].xs("announcements_per_round", level="metric")
     labels = [c for c in bluffs.columns if c != "delta"]
     fig = Figure(figsize=(10, 3.8), layout="constrained")
     for ax, (title, frame) in zip(fig.subplots(1, 2),
@@ -185,16 +186,21 @@ def comparison_bars(comparison: dict[str, pd.DataFrame]) -> Figure:
             values = frame[label].to_numpy(dtype=float)
             bars = ax.bar(x + (i - 0.5) * 0.4, np.nan_to_num(values), 0.4, label=label,
                           color=("#4c72b0", "#dd8452")[i])
-            for bar, v in zip(bars, values):
+            for bar, v, c in zip(bars, values, frame.index):
+                rare = not often.at[c, label] >= RARE  # NaN too: not in that profile
+                if rare:
+                    bar.set_alpha(0.35)
                 ax.annotate("n/a" if np.isnan(v) else _percent(v),
                             (bar.get_x() + bar.get_width() / 2, np.nan_to_num(v)),
                             ha="center", va="bottom", fontsize=7, xytext=(0, 1),
-                            textcoords="offset points")
-        ax.set_xticks(x, frame.index)
+                            textcoords="offset points", alpha=0.5 if rare else 1.0)
+        ax.set_xticks(x, [f"{c}\n" + " | ".join(f"{often.at[c, lab]:.2f}" for lab in labels)
+                          for c in frame.index])
         ax.set_ylim(0, 1.15)
         ax.set_title(title, fontsize=10)
         ax.grid(axis="y", alpha=0.3)
         ax.legend(fontsize=8, loc="upper right")
-    fig.suptitle(f"{labels[0]} against {labels[1]} (n/a: not announced in that profile)",
-                 fontsize=11)
+    fig.supxlabel(f"announced character (announcements per round: {' | '.join(labels)}); "
+                  f"faded: under {RARE} a round, n/a: never announced", fontsize=9)
+    fig.suptitle(f"{labels[0]} against {labels[1]}", fontsize=11)
     return fig

@@ -25,7 +25,7 @@ from game_def.errors import RobinWoodError
 from . import figures
 from .compare import compare as compare_profiles
 from .statistics import ProfileStatistics, export_tables
-from .summary import summary_paragraph
+from .summary import comparison_paragraph, summary_paragraph
 
 DEFAULT_SAMPLED_ROUNDS = 100_000
 
@@ -105,7 +105,7 @@ def format_number(x, probability: bool, delta: bool = False) -> str:
         return f"{x:,}"
     if probability:
         if delta:
-            return "0 pp" if x == 0 else f"{100 * x:+.1f} pp"
+            return "0.0 pp" if abs(x) < 0.0005 else f"{100 * x:+.1f} pp"
         if x == 0:
             return "0%"
         if abs(x) < 0.001:
@@ -149,7 +149,12 @@ def markdown_table(frame: pd.DataFrame) -> str:
 
 
 def html_table(frame: pd.DataFrame) -> str:
-    return display_frame(frame).to_html(classes="table", border=0, na_rep="–")
+    """One header row: named index levels become ordinary leading columns, and a bare
+    row number (one-row tables) is dropped."""
+    shown = display_frame(frame)
+    if any(name is not None for name in shown.index.names):
+        shown = shown.reset_index()
+    return shown.to_html(classes="table", border=0, na_rep="–", index=False)
 
 
 def dict_table(d: dict) -> pd.DataFrame:
@@ -276,7 +281,8 @@ code { background: #f3f3f3; padding: 0 0.2em; }
 <p class="sub">{{ variant }} &middot; {{ algorithm }} &middot; generated {{ generated }}</p>
 <p class="summary">{{ summary }}</p>
 {% if comparison %}<h2>Compared with {{ other }}</h2>
-<p class="summary">{{ other_summary }}</p>
+<p class="summary">{{ compare_summary }}</p>
+<p><b>{{ other }}</b>: {{ other_summary }}</p>
 {% if comparison_figure %}<figure><img alt="{{ comparison_figure.caption }}" src="data:image/png;base64,{{ comparison_figure.data }}">
 <figcaption>{{ comparison_figure.caption }}: {{ name }} and {{ other }}</figcaption></figure>{% endif %}
 <p>Each table: the value for {{ name }}, for {{ other }}, and the difference (second minus first).</p>
@@ -301,7 +307,9 @@ MARKDOWN = """# Robin Wood strategy report: {{ name }}
 {% if comparison %}
 ## Compared with {{ other }}
 
-{{ other_summary }}
+{{ compare_summary }}
+
+**{{ other }}**: {{ other_summary }}
 {% if comparison_figure %}
 ![{{ comparison_figure.caption }}]({{ comparison_figure.file }})
 {% endif %}
@@ -405,6 +413,8 @@ def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
         "summary": summary_paragraph(stats),
         "glossary": list(GLOSSARY.items()), "table_format": fmt.upper(),
         "other": other.name if other else None,
+        "compare_summary": (comparison_paragraph(comparison, (run.name, other.name))
+                            if other else None),
         "other_summary": summary_paragraph(other.stats) if other else None,
         "comparison_figure": images.get("comparison"),
     }

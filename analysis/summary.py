@@ -114,8 +114,10 @@ def summary_paragraph(stats: ProfileStatistics) -> str:
 
     rates = stats.challenge_rates()
     common = rates.drop(index="all")
-    common = common[common["responses_per_round"] > NOTABLE] \
-        .sort_values("responses_per_round", ascending=False, kind="stable")
+    common = common[common["responses_per_round"] > NOTABLE]
+    # Most answered first; near-ties (mirror-image characters) keep the deck's order.
+    common = common.loc[common["responses_per_round"].round(4)
+                        .sort_values(ascending=False, kind="stable").index]
     top = common.head(3)
     if stats.exact:
         parts = [f"{_join(names)} claims are {'each ' if len(names) > 1 else ''}challenged "
@@ -157,3 +159,30 @@ def summary_paragraph(stats: ProfileStatistics) -> str:
                          f"({total:.2g} a round)." if total < NOTABLE else
                          f"The Traitor costs {total:.2f} strikes a round.")
     return " ".join(sentences)
+
+
+def comparison_paragraph(comparison: dict, labels: tuple[str, str]) -> str:
+    """What changes from the first profile to the second, from analysis.compare tables."""
+    a, b = labels
+    bal = comparison["balance"]
+    bluff = comparison["bluff_rates"]
+    chal = comparison["challenge_rates"]
+
+    def change(frame, key, fmt):
+        x, y = frame.loc[key, a], frame.loc[key, b]
+        return f"{fmt(x)} to {fmt(y)}"
+
+    value = lambda x: f"{x:+.3f}"  # noqa: E731
+    parts = [f"From {a} to {b}, seat 0's value a round goes from "
+             f"{change(bal, 'seat0_value', value)}, the starter's best-of-3 match win "
+             f"from {change(bal, 'starter_match_win', _pct)}, "
+             + ("draws stay negligible"
+                if max(bal.loc["draws", a], bal.loc["draws", b]) < 0.0005 else
+                f"draws from {change(bal, 'draws', _pct)}")
+             + f" and the mean round length from "
+             f"{change(bal, 'mean_turns', lambda x: f'{x:.1f}')} turns"]
+    if ("all", "bluff_rate") in bluff.index:
+        parts.append(f"the share of announcements that are bluffs goes from "
+                     f"{change(bluff, ('all', 'bluff_rate'), _pct)} and the challenge rate "
+                     f"from {change(chal, ('all', 'challenge_rate'), _pct)}")
+    return "; ".join(parts) + "."
