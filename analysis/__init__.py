@@ -1,4 +1,5 @@
-"""Turns solved strategies into what designers read (tables now; reports to come)."""
+"""Turns solved strategies into what designers read: frequency tables (exact or sampled),
+figures, side-by-side comparisons and the `robinwood report` pages."""
 
 from .exact import profile_statistics, profile_statistics_from_run
 from .statistics import ProfileStatistics, best_of_three

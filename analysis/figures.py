@@ -35,8 +35,10 @@ def bluff_heatmap(stats: ProfileStatistics, seat: int | None = None) -> Figure:
     ax = fig.add_subplot()
     image = ax.imshow(probs.to_numpy(dtype=float), cmap="Blues", vmin=0, vmax=1,
                       aspect="auto")
+    many = probs.shape[1] > 5  # long labels would overlap: slant them
     ax.set_xticks(range(probs.shape[1]),
-                  [c if c == "silent" else f"say {c}" for c in probs.columns])
+                  [c if c == "silent" else f"say {c}" for c in probs.columns],
+                  rotation=30 if many else 0, ha="right" if many else "center")
     ax.set_yticks(range(probs.shape[0]),
                   [f"{card}\n{reach:.2f}/round" for card, reach in matrix["reach"].items()])
     ax.set_xlabel("what the peeker does")
