@@ -101,7 +101,8 @@ def simulate(variant_text, rounds, matches, seed, as_json, **params):
 @cli.command()
 @variant_options
 @click.option("--algo", default="dcfr", show_default=True,
-              help="cfr, cfr+, lcfr, dcfr or pcfr+.")
+              help="Exact: cfr, cfr+, lcfr, dcfr or pcfr+. Any deck: mccfr (Monte Carlo CFR "
+                   "over the information abstraction, docs/mccfr.md).")
 @click.option("--alpha", type=float, default=None, help="DCFR alpha (default 1.5).")
 @click.option("--beta", type=float, default=None, help="DCFR beta (default 0).")
 @click.option("--gamma", type=float, default=None, help="DCFR gamma (default 2).")
@@ -109,6 +110,20 @@ def simulate(variant_text, rounds, matches, seed, as_json, **params):
               help="Stop once exploitability (NashConv/2, round-win units) is this low.")
 @click.option("--iterations", type=int, default=None, help="Stop after this many iterations.")
 @click.option("--seconds", type=float, default=None, help="Stop after this much solving time.")
+@click.option("--minutes", type=float, default=None,
+              help="mccfr: stop after this much training time (summed over resumes).")
+@click.option("--sampling", type=click.Choice(["external", "outcome"]), default="external",
+              show_default=True, help="mccfr: how traversals sample the game.")
+@click.option("--weighting", type=click.Choice(["none", "linear", "discounted"]),
+              default="linear", show_default=True,
+              help="mccfr: discount of earlier batches (linear CFR or DCFR).")
+@click.option("--workers", type=click.IntRange(1, 2), default=2, show_default=True,
+              help="mccfr: worker threads (one per seat; results do not depend on it).")
+@click.option("--max-table-gb", type=float, default=8.0, show_default=True,
+              help="mccfr: memory cap of the strategy table.")
+@click.option("--snapshot-minutes", type=str, default="",
+              help="mccfr: comma-separated training times to also save the strategy at "
+                   "(learning curves), e.g. 5,15,30.")
 @click.option("--out", type=click.Path(file_okay=False), required=True,
               help="Run directory: strategy, metadata, checkpoint, convergence curve.")
 @click.option("--resume", is_flag=True, help="Continue from the checkpoint in --out.")
@@ -124,7 +139,8 @@ def simulate(variant_text, rounds, matches, seed, as_json, **params):
               help="Recorded with the strategy (the exact solvers are deterministic).")
 @click.option("--json", "as_json", is_flag=True, help="Print the final summary as JSON.")
 def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterations,
-          seconds, out, resume, checkpoint_every, eval_every, max_memory_gb, symmetry, seed,
+          seconds, minutes, sampling, weighting, workers, max_table_gb, snapshot_minutes, out,
+          resume, checkpoint_every, eval_every, max_memory_gb, symmetry, seed,
           as_json, **params):
     """Solve a two-player variant exactly (CFR family over the full game tree)."""
     from pathlib import Path
@@ -136,6 +152,12 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
         raise click.UsageError("name a variant: --deck (e.g. --deck rspx --max-turns 6) "
                                "or --variant 'rspx:max_turns=6'")
     variant = build_variant(variant_text, **params)
+    if algo == "mccfr":
+        return _solve_mccfr(variant, out, iterations, seconds, minutes, sampling, weighting,
+                            workers, max_table_gb, snapshot_minutes, resume, checkpoint_every,
+                            seed, as_json)
+    if minutes is not None:
+        seconds = minutes * 60 if seconds is None else seconds
     config = SolveConfig(
         variant=variant, algo=algorithm(algo, alpha, beta, gamma), out=Path(out),
         target_exploitability=target_exploitability, max_iterations=iterations,
@@ -170,6 +192,59 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
                    f"exploitability {summary['exploitability']:.3g}, value for seat 0 "
                    f"{summary['value']:+.4f}, peak memory "
                    f"{summary['peak_memory_bytes'] / 1024**2:,.0f} MiB -> {summary['out']}")
+
+
+def _solve_mccfr(variant, out, iterations, seconds, minutes, sampling, weighting, workers,
+                 max_table_gb, snapshot_minutes, resume, checkpoint_every, seed, as_json):
+    from pathlib import Path
+
+    from solver.mccfr import MCCFRConfig
+    from solver.mccfr_run import solve_mccfr
+    from solver.run import Interrupted
+
+    if minutes is not None:
+        seconds = minutes * 60 if seconds is None else seconds
+    try:
+        snapshots = tuple(float(m) * 60 for m in snapshot_minutes.split(",") if m.strip())
+    except ValueError:
+        raise click.BadParameter(f"{snapshot_minutes!r} is not a comma-separated list of "
+                                 f"minutes, e.g. 5,15,30", param_hint="--snapshot-minutes")
+    config = MCCFRConfig(variant, sampling=sampling, weighting=weighting, workers=workers,
+                         seed=seed, max_table_bytes=int(max_table_gb * 1024**3))
+    quiet = as_json
+    bar = tqdm(total=seconds, unit="s", file=sys.stderr, disable=quiet or None,
+               desc="training", bar_format="{desc}: {percentage:3.0f}%|{bar}| "
+               "{n:.0f}/{total_fmt} s [{elapsed}<{remaining}]{postfix}")
+
+    def on_phase(text):
+        if not quiet:
+            bar.write(f"robinwood: {text}", file=sys.stderr)
+
+    def on_progress(p):
+        bar.n = min(p.seconds, seconds) if seconds else p.seconds
+        bar.set_postfix_str(f"{p.iterations:,} it, {p.nodes_per_second / 1e3:,.0f}k "
+                            f"nodes/s, {p.infosets / 1e6:,.2f}M infosets, table "
+                            f"{p.table_bytes / 1024**3:.2f} GiB")
+        bar.refresh()
+
+    try:
+        summary = solve_mccfr(config, Path(out), max_seconds=seconds,
+                              max_iterations=iterations, resume=resume,
+                              checkpoint_seconds=checkpoint_every, snapshot_seconds=snapshots,
+                              on_progress=on_progress, on_phase=on_phase)
+    except Interrupted as e:
+        bar.close()
+        click.echo(f"robinwood: {e}", err=True)
+        sys.exit(130)
+    bar.close()
+    if as_json:
+        click.echo(json.dumps(summary, indent=2))
+    else:
+        click.echo(f"{summary['variant']} with Monte Carlo CFR: {summary['iterations']:,} "
+                   f"iterations per seat in {summary['seconds']:.0f} s, "
+                   f"{summary['infosets']:,} infosets, table "
+                   f"{summary['table_bytes'] / 1024**3:.2f} GiB"
+                   f"{' (full)' if summary['table_full'] else ''} -> {summary['out']}")
 
 
 @cli.command()

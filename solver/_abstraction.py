@@ -42,7 +42,7 @@ ROLE_POWER = 1 << 17                      # the card running the power (the Witc
 ROLE_PICKED = 1 << 18                     # the power's first pick
 
 # Turn buckets: turns played so far -> bucket (coarser as the round gets longer).
-TURN_BUCKET_EDGES = np.array([1, 2, 3, 4, 6, 8, 12, 20, 30], dtype=np.int64)
+TURN_BUCKET_EDGES = np.array([2, 4, 8, 16], dtype=np.int64)
 NUM_TURN_BUCKETS = len(TURN_BUCKET_EDGES) + 1
 
 # Abstract actions beyond position classes keep the core's fixed-action offsets.
@@ -150,14 +150,16 @@ def _position_codes(state, rules, know, seat, codes):
     n = rules[k.R_N]
     phase = state[k.S_PHASE]
     for p in range(n):
-        c = know[K_CAND + seat * k.MAX_POSITIONS + p]
-        if c == FULL_MASK:
-            c = 0
+        cand = know[K_CAND + seat * k.MAX_POSITIONS + p]
+        c = 0 if cand == FULL_MASK else cand
         if state[k.S_FACEUP + p]:
+            # Everybody sees it: who looked and what was claimed no longer matter.
             c |= CODE_FACE_UP
-        if know[K_OTHER_LOOKED + seat * k.MAX_POSITIONS + p]:
-            c |= CODE_OTHER_LOOKED
-        c |= (know[K_CLAIM + p] + 1) << CODE_CLAIM_SHIFT
+        elif cand & (cand - 1):
+            # Not known exactly: what the opponent may know and has claimed matters.
+            if know[K_OTHER_LOOKED + seat * k.MAX_POSITIONS + p]:
+                c |= CODE_OTHER_LOOKED
+            c |= (know[K_CLAIM + p] + 1) << CODE_CLAIM_SHIFT
         codes[p] = c
     if phase != k.PH_TURN:
         if state[k.S_PEEK_POS] >= 0:

@@ -23,7 +23,7 @@ from . import _mccfr as kern
 
 SAMPLINGS = {"external": kern.EXTERNAL, "outcome": kern.OUTCOME}
 WEIGHTINGS = ("none", "linear", "discounted")
-BYTES_PER_ENTRY = 8 * 3 + 8 * 2   # keys, offset, nact + two slots (load <= 1/2)
+BYTES_PER_ENTRY = 8 * 3 + 8 * 2   # keys, offset, nact + about two slots (load <= 1/2)
 BYTES_PER_ACTION = 4 * 3          # regret, ssum, snap as float32
 
 
@@ -46,9 +46,9 @@ class MCCFRConfig:
     beta: float = 0.0
     gamma: float = 2.0
     epsilon: float = 0.6        # exploration of sampled traverser actions
-    expand_p: float = 1.0       # external sampling: chance to expand a traverser decision
-    max_branching: int = 1 << 62  # ... while expanded branchings on the path multiply to <= this
-    batch_iterations: int = 200
+    expand_p: float = 0.3       # external sampling: chance to expand a traverser decision
+    max_branching: int = 64     # ... while expanded branchings on the path multiply to <= this
+    batch_iterations: int = 1000
     workers: int = 2
     seed: int = 0
     max_table_bytes: int = 8 * 1024**3
@@ -84,13 +84,18 @@ class MCCFRConfig:
                 "batch_iterations": self.batch_iterations}
 
 
+def _slot_count(entries: int) -> int:
+    """Open-addressing slots for `entries`: a power of two, load at most 1/2."""
+    return 1 << max(4, int(2 * entries - 1).bit_length())
+
+
 class SeatTable:
     """One seat's entries: open-addressing index plus flat per-action arrays."""
 
     ARRAYS = ("slots", "keys", "offset", "nact", "regret", "ssum", "snap", "meta")
 
     def __init__(self, entries: int = 1 << 14, actions: int = 1 << 17):
-        self.slots = np.full(4 * entries, -1, dtype=np.int64)
+        self.slots = np.full(_slot_count(entries), -1, dtype=np.int64)
         self.keys = np.zeros(entries, dtype=np.int64)
         self.offset = np.zeros(entries, dtype=np.int64)
         self.nact = np.zeros(entries, dtype=np.int64)
@@ -114,31 +119,28 @@ class SeatTable:
 
     def grow_if_needed(self, reserve_entries: int, reserve_actions: int,
                        budget_bytes: int) -> bool:
-        """Make room for the next batch; returns False if the budget forbids it."""
+        """Make room for the next batch (doubling, or what the budget still allows);
+        returns False once the budget leaves no room for the reserve."""
         ok = True
         need_e = self.entries + reserve_entries
-        if need_e > len(self.keys) or 2 * need_e > len(self.slots):
-            new_e = len(self.keys)
-            while new_e < need_e:
-                new_e *= 2
-            extra = (new_e - len(self.keys)) * 24 + (4 * new_e - len(self.slots)) * 8
-            if self.nbytes + extra <= budget_bytes:
+        if need_e > len(self.keys):
+            room = (budget_bytes - self.nbytes) // BYTES_PER_ENTRY
+            new_e = min(2 * len(self.keys), len(self.keys) + max(room, 0))
+            if new_e >= need_e:
                 for name in ("keys", "offset", "nact"):
                     old = getattr(self, name)
                     new = np.zeros(new_e, dtype=old.dtype)
                     new[:len(old)] = old
                     setattr(self, name, new)
-                self.slots = np.full(4 * new_e, -1, dtype=np.int64)
+                self.slots = np.full(_slot_count(new_e), -1, dtype=np.int64)
                 kern._rehash(self.keys, self.entries, self.slots)
             else:
                 ok = False
         need_a = self.action_slots + reserve_actions
         if need_a > len(self.regret):
-            new_a = len(self.regret)
-            while new_a < need_a:
-                new_a *= 2
-            extra = (new_a - len(self.regret)) * BYTES_PER_ACTION
-            if self.nbytes + extra <= budget_bytes:
+            room = (budget_bytes - self.nbytes) // BYTES_PER_ACTION
+            new_a = min(2 * len(self.regret), len(self.regret) + max(room, 0))
+            if new_a >= need_a:
                 for name in ("regret", "ssum", "snap"):
                     old = getattr(self, name)
                     new = np.zeros(new_a, dtype=old.dtype)
