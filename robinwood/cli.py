@@ -220,7 +220,15 @@ def _solve_mccfr(variant, out, iterations, seconds, minutes, sampling, weighting
         if not quiet:
             bar.write(f"robinwood: {text}", file=sys.stderr)
 
+    last_line = [0.0]
+
     def on_progress(p):
+        if bar.disable and not quiet and p.seconds - last_line[0] >= 60:
+            # not a terminal (a log file): one plain line a minute instead of a bar
+            last_line[0] = p.seconds
+            click.echo(f"robinwood: {p.seconds:,.0f} s, {p.iterations:,} it, "
+                       f"{p.nodes_per_second / 1e3:,.0f}k nodes/s, {p.infosets:,} infosets, "
+                       f"table {p.table_bytes / 1024**3:.2f} GiB", err=True)
         bar.n = min(p.seconds, seconds) if seconds else p.seconds
         bar.set_postfix_str(f"{p.iterations:,} it, {p.nodes_per_second / 1e3:,.0f}k "
                             f"nodes/s, {p.infosets / 1e6:,.2f}M infosets, table "

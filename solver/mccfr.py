@@ -125,7 +125,10 @@ class SeatTable:
         need_e = self.entries + reserve_entries
         if need_e > len(self.keys):
             room = (budget_bytes - self.nbytes) // BYTES_PER_ENTRY
-            new_e = min(2 * len(self.keys), len(self.keys) + max(room, 0))
+            new_e = len(self.keys)
+            while new_e < need_e:
+                new_e *= 2
+            new_e = min(new_e, len(self.keys) + max(room, 0))
             if new_e >= need_e:
                 for name in ("keys", "offset", "nact"):
                     old = getattr(self, name)
@@ -139,7 +142,10 @@ class SeatTable:
         need_a = self.action_slots + reserve_actions
         if need_a > len(self.regret):
             room = (budget_bytes - self.nbytes) // BYTES_PER_ACTION
-            new_a = min(2 * len(self.regret), len(self.regret) + max(room, 0))
+            new_a = len(self.regret)
+            while new_a < need_a:
+                new_a *= 2
+            new_a = min(new_a, len(self.regret) + max(room, 0))
             if new_a >= need_a:
                 for name in ("regret", "ssum", "snap"):
                     old = getattr(self, name)
@@ -192,8 +198,8 @@ class MCCFRSolver:
 
     # Room kept free before a batch: far more than one batch has ever inserted is not
     # needed, because an insert that does not fit is skipped and counted (M_OVERFLOW).
-    RESERVE_ENTRIES = 1 << 16
-    RESERVE_ACTIONS = 1 << 19
+    RESERVE_ENTRIES = 1 << 18
+    RESERVE_ACTIONS = 1 << 21
 
     def __init__(self, config: MCCFRConfig):
         self.config = config

@@ -1,0 +1,246 @@
+"""Policies that play without Python in the loop: baseline bots and abstracted tables.
+
+An agent is (kind, params, table arrays). Bots ignore the table (pass the empty one
+from solver.agents). Every kernel writes probabilities over the core's legal actions,
+in their order, from what the seat knows (the knowledge array of solver._abstraction).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from game_def import _core as k
+from game_def._jit import jit
+
+from . import _abstraction as ab
+from . import _mccfr as mc
+
+UNIFORM = 0
+HONEST = 1
+PARANOID = 2
+HEURISTIC = 3
+TABLE = 4
+
+P_BLUFF = 0        # heuristic: probability of claiming Robin/Sheriff with another card
+P_CHALLENGE = 1    # heuristic: challenge when P(claim true | what it knows) is below this
+NUM_PARAMS = 4
+
+
+@jit
+def _known(know, seat, pos):
+    """The character `seat` knows at `pos`, or -1."""
+    c = know[ab.K_CAND + seat * k.MAX_POSITIONS + pos]
+    if c != 0 and (c & (c - 1)) == 0:
+        b = 0
+        while (c >> b) != 1:
+            b += 1
+        return b
+    return -1
+
+
+@jit
+def _spread(out, legal, m, weights):
+    """Normalise weights[:m] into out[:m] (uniform if they are all zero)."""
+    total = 0.0
+    for i in range(m):
+        total += weights[i]
+    for i in range(m):
+        out[i] = weights[i] / total if total > 0 else 1.0 / m
+
+
+@jit
+def _rule_probs(kind, params, state, rules, know, seat, legal, m, out):
+    """The baseline bots (docs/bots.md): honest, paranoid and heuristic."""
+    n = rules[k.R_N]
+    base = 4 * n
+    phase = state[k.S_PHASE]
+    w = np.zeros(m, dtype=np.float64)
+    if phase == k.PH_TURN:
+        # peek at a face-down card it does not know; any face-down card if it knows all
+        for i in range(m):
+            a = legal[i]
+            if a < n and _known(know, seat, a) < 0:
+                w[i] = 1.0
+        if w.sum() == 0:
+            for i in range(m):
+                if legal[i] < n:
+                    w[i] = 1.0
+    elif phase == k.PH_AFTER_PEEK:
+        # The truth (silent for the Peasant); the Trickster must lie: Robin or Sheriff.
+        # The heuristic bot claims Robin or Sheriff instead with probability P_BLUFF.
+        card = state[k.S_CARD + state[k.S_PEEK_POS]]
+        bluff = 0.0
+        if card == k.TRICKSTER:
+            bluff = 1.0
+        elif kind == HEURISTIC and card != k.ROBIN and card != k.SHERIFF:
+            bluff = params[P_BLUFF]
+        for i in range(m):
+            a = legal[i]
+            truthful = (a == base + k.A_SILENT) if card == k.PEASANT else (
+                a == base + k.A_ANNOUNCE + card)
+            if truthful:
+                w[i] += 1.0 - bluff
+            if a == base + k.A_ANNOUNCE + k.ROBIN or a == base + k.A_ANNOUNCE + k.SHERIFF:
+                w[i] += bluff / 2
+    elif phase == k.PH_RESPOND:
+        challenge = 0.0
+        if kind == PARANOID:
+            challenge = 1.0
+        elif kind == HEURISTIC:
+            said = state[k.S_ANNOUNCED]
+            here = _known(know, seat, state[k.S_PEEK_POS])
+            if here >= 0:
+                challenge = 1.0 if here != said else 0.0
+            else:
+                located = 0
+                unknown = 0
+                for p in range(n):
+                    c = _known(know, seat, p)
+                    if c == said:
+                        located += 1
+                    elif c < 0 and not state[k.S_FACEUP + p]:
+                        unknown += 1
+                left = rules[k.R_COUNTS + said] - located
+                likely = left / unknown if unknown > 0 else 0.0
+                challenge = 1.0 if likely < params[P_CHALLENGE] else 0.0
+        for i in range(m):
+            w[i] = challenge if legal[i] == base + k.A_CHALLENGE else 1.0 - challenge
+    elif phase == k.PH_REVEAL:
+        # reveal cards known to be in the target camp, then unknown ones
+        target = k.SHERIFF if state[k.S_POWER] == k.ROBIN else k.ROBIN
+        for i in range(m):
+            c = _known(know, seat, legal[i] - 2 * n)
+            if c >= 0 and k._in_camp(c, target):
+                w[i] = 1.0
+        if w.sum() == 0:
+            for i in range(m):
+                if _known(know, seat, legal[i] - 2 * n) < 0:
+                    w[i] = 1.0
+    elif phase == k.PH_WITCH_CHOICE:
+        for i in range(m):
+            w[i] = 1.0 if legal[i] == base + k.A_KEEP else 0.0
+    _spread(out, legal, m, w)
+
+
+@jit
+def _table_probs(slots, keys, offset, nact, probs, state, rules, know, seat, legal, m,
+                 scratch, abst, out):
+    """An abstracted strategy table: the entry's probability of each abstract action,
+    shared uniformly by the legal actions in it. Unknown situations: uniform over the
+    abstract actions (what training used for them). Returns the entry or -1."""
+    key, n = ab._abstract_decision(state, rules, know, seat, legal, m, scratch[0], scratch[1],
+                                   scratch[2], scratch[3], abst)
+    e = mc._find(slots, keys, key)
+    if e >= 0 and nact[e] != n:
+        e = -1
+    members = np.zeros(m, dtype=np.int64)
+    for i in range(m):
+        members[abst[i]] += 1
+    for i in range(m):
+        j = abst[i]
+        p = probs[offset[e] + j] if e >= 0 else 1.0 / n
+        out[i] = p / members[j]
+    return e
+
+
+@jit
+def _agent_probs(kind, params, slots, keys, offset, nact, probs, state, rules, know, seat,
+                 legal, m, scratch, abst, out):
+    """Probabilities of the legal actions legal[:m] for `seat`, written into out[:m]."""
+    if kind == TABLE:
+        _table_probs(slots, keys, offset, nact, probs, state, rules, know, seat, legal, m,
+                     scratch, abst, out)
+    elif kind == UNIFORM:
+        for i in range(m):
+            out[i] = 1.0 / m
+    else:
+        _rule_probs(kind, params, state, rules, know, seat, legal, m, out)
+
+
+@jit
+def _replay(rules, history):
+    """Core state and knowledge after the action ids in `history` (chance included)."""
+    state = k._initial_state(rules)
+    know = ab._initial_knowledge(state, rules)
+    for a in history:
+        before = state.copy()
+        k._apply_action(state, rules, a)
+        ab._observe(know, before, a, state, rules)
+    return state, know
+
+
+@jit
+def _replay_probs(rules, history, kind, params, slots, keys, offset, nact, probs, out_actions,
+                  out_probs):
+    """The agent's probabilities at the decision reached by `history`; returns how many
+    legal actions were written (the OpenSpiel policy wrapper's one call)."""
+    state, know = _replay(rules, history)
+    seat = k._current_player(state)
+    m = k._legal_actions(state, rules, out_actions)
+    scratch = np.empty((4, k.MAX_LEGAL), dtype=np.int64)
+    abst = np.empty(k.MAX_LEGAL, dtype=np.int64)
+    _agent_probs(kind, params, slots, keys, offset, nact, probs, state, rules, know, seat,
+                 out_actions, m, scratch, abst, out_probs)
+    return m
+
+
+@jit
+def _play(rules, rounds, seed, a_seat, kinds, params, slots0, keys0, offset0, nact0, probs0,
+          slots1, keys1, offset1, nact1, probs1, results, lengths):
+    """Play `rounds` rounds with agent 0 in seat `a_seat` and agent 1 in the other.
+
+    results[0..2] += (agent 0 wins, draws, agent 1 wins); results[3] += turn-cap draws;
+    lengths[t] += rounds that lasted t turns.
+    """
+    np.random.seed(seed)
+    legal = np.empty(k.MAX_LEGAL, dtype=np.int64)
+    chance_p = np.empty(k.MAX_CHANCE_OUTCOMES, dtype=np.float64)
+    probs = np.empty(k.MAX_LEGAL, dtype=np.float64)
+    scratch = np.empty((4, k.MAX_LEGAL), dtype=np.int64)
+    abst = np.empty(k.MAX_LEGAL, dtype=np.int64)
+    before = np.empty(k.S_SIZE, dtype=np.int64)
+    for _ in range(rounds):
+        state = k._initial_state(rules)
+        know = ab._initial_knowledge(state, rules)
+        while state[k.S_PHASE] != k.PH_TERMINAL:
+            cur = k._current_player(state)
+            if cur == k.CHANCE_PLAYER:
+                c = k._chance_outcomes(state, rules, legal, chance_p)
+                r = np.random.random()
+                acc = 0.0
+                a = legal[c - 1]
+                for i in range(c):
+                    acc += chance_p[i]
+                    if r < acc:
+                        a = legal[i]
+                        break
+            else:
+                m = k._legal_actions(state, rules, legal)
+                agent = 0 if cur == a_seat else 1
+                if agent == 0:
+                    _agent_probs(kinds[0], params[0], slots0, keys0, offset0, nact0, probs0,
+                                 state, rules, know, cur, legal, m, scratch, abst, probs)
+                else:
+                    _agent_probs(kinds[1], params[1], slots1, keys1, offset1, nact1, probs1,
+                                 state, rules, know, cur, legal, m, scratch, abst, probs)
+                r = np.random.random()
+                acc = 0.0
+                a = legal[m - 1]
+                for i in range(m):
+                    acc += probs[i]
+                    if r < acc:
+                        a = legal[i]
+                        break
+            before[:] = state
+            k._apply_action(state, rules, a)
+            ab._observe(know, before, a, state, rules)
+        w = state[k.S_WINNER]
+        if w < 0:
+            results[1] += 1
+            if state[k.S_EVENTS] & k.EV_TURN_CAP:
+                results[3] += 1
+        elif w == a_seat:
+            results[0] += 1
+        else:
+            results[2] += 1
+        lengths[state[k.S_TURN]] += 1

@@ -1,0 +1,174 @@
+"""Agents: the baseline bots and abstracted (Monte Carlo CFR) strategies, usable in
+numba tournaments and, through `AgentPolicy`, as OpenSpiel policies and bots.
+
+Baseline bots (docs/bots.md):
+  uniform   every legal action equally likely;
+  honest    peeks at cards it has not seen, announces what it saw (silent on a Peasant;
+            the Trickster forces Robin or Sheriff), never challenges;
+  paranoid  plays like honest but challenges every announcement;
+  heuristic tracks what it has seen, claims Robin or Sheriff with another card at rate
+            `bluff` (default 0.3), and challenges when the claim is impossible or less
+            likely than `challenge_below` (default 0.3) given the cards it has located.
+Every bot unmasks cards it knows to be in the target camp first, then unknown ones,
+and keeps after a Witch look.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pyspiel
+from open_spiel.python import policy as os_policy
+
+from game_def.core import rules_array
+from game_def.errors import RobinWoodError
+from game_def.variant import Variant
+
+from . import _agents as ka
+from . import _mccfr as mc
+
+BOTS = ("uniform", "honest", "paranoid", "heuristic")
+_BOT_KIND = {"uniform": ka.UNIFORM, "honest": ka.HONEST, "paranoid": ka.PARANOID,
+             "heuristic": ka.HEURISTIC}
+
+
+class AgentError(RobinWoodError):
+    """An agent that cannot be built or does not fit the game."""
+
+
+@dataclasses.dataclass
+class Agent:
+    """A strategy for both seats. Bots have an empty table; `variant` is None for bots
+    (they play any two-player variant) and the training variant for tables."""
+
+    name: str
+    kind: int
+    params: np.ndarray
+    tables: tuple  # per seat: (slots, keys, offset, nact, probs)
+    variant: Variant | None = None
+
+    def table(self, seat: int):
+        return self.tables[seat]
+
+
+def _empty_table():
+    return (np.full(1, -1, dtype=np.int64), np.zeros(1, dtype=np.int64),
+            np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64),
+            np.zeros(1, dtype=np.float32))
+
+
+def bot(name: str, bluff: float = 0.3, challenge_below: float = 0.3) -> Agent:
+    """A baseline bot by name (uniform, honest, paranoid, heuristic)."""
+    if name not in _BOT_KIND:
+        raise AgentError(f"unknown bot {name!r}: choose one of {', '.join(BOTS)}")
+    if not 0 <= bluff <= 1 or not 0 <= challenge_below <= 1:
+        raise AgentError("bot rates must be probabilities in [0, 1]")
+    params = np.zeros(ka.NUM_PARAMS)
+    params[ka.P_BLUFF] = bluff
+    params[ka.P_CHALLENGE] = challenge_below
+    label = name if name != "heuristic" or (bluff, challenge_below) == (0.3, 0.3) else \
+        f"heuristic(bluff={bluff:g},challenge_below={challenge_below:g})"
+    return Agent(label, _BOT_KIND[name], params, (_empty_table(), _empty_table()))
+
+
+def table_agent(name: str, variant: Variant, seat_arrays) -> Agent:
+    """An agent from per-seat (keys, offset, nact, probabilities) arrays."""
+    tables = []
+    for keys, offset, nact, probs in seat_arrays:
+        keys = np.ascontiguousarray(keys, dtype=np.int64)
+        slots = np.full(1 << max(4, int(2 * len(keys) - 1).bit_length()), -1, dtype=np.int64)
+        mc._rehash(keys, len(keys), slots)
+        tables.append((slots, keys, np.ascontiguousarray(offset, dtype=np.int64),
+                       np.ascontiguousarray(nact, dtype=np.int64),
+                       np.ascontiguousarray(probs, dtype=np.float32)))
+    return Agent(name, ka.TABLE, np.zeros(ka.NUM_PARAMS), tuple(tables), variant)
+
+
+def load_agent(spec: str) -> Agent:
+    """A bot name (optionally `heuristic:bluff=0.2,challenge_below=0.4`) or a run
+    directory holding a Monte Carlo CFR strategy."""
+    name, _, opts = spec.partition(":")
+    if name in _BOT_KIND:
+        kwargs = {}
+        for item in filter(None, opts.split(",")):
+            key, _, value = item.partition("=")
+            if key not in ("bluff", "challenge_below"):
+                raise AgentError(f"unknown bot option {key!r} in {spec!r}: use bluff= or "
+                                 f"challenge_below=")
+            try:
+                kwargs[key] = float(value)
+            except ValueError:
+                raise AgentError(f"{key}={value!r} in {spec!r} is not a number") from None
+        return bot(name, **kwargs)
+    path = Path(spec)
+    if not path.is_dir():
+        raise AgentError(f"{spec!r} is neither a bot ({', '.join(BOTS)}) nor a run "
+                         f"directory")
+    return load_table_agent(path)
+
+
+def load_table_agent(run_dir) -> Agent:
+    """The average strategy of a Monte Carlo CFR run directory."""
+    import game_def
+    from .strategy_file import StrategyFileError, read_metadata
+
+    run_dir = Path(run_dir)
+    meta = read_metadata(run_dir)
+    if meta.get("kind") != "mccfr":
+        raise StrategyFileError(f"{run_dir} holds an exact strategy, not a Monte Carlo CFR "
+                                f"table: load it with solver.load_strategy")
+    try:
+        with np.load(run_dir / "table.npz", allow_pickle=False) as data:
+            seats = [(data[f"seat{s}_keys"], data[f"seat{s}_offset"], data[f"seat{s}_nact"],
+                      data[f"seat{s}_strategy"]) for s in (0, 1)]
+    except Exception as e:
+        raise StrategyFileError(f"{run_dir / 'table.npz'} is missing or corrupt "
+                                f"({type(e).__name__}); train again or restore it") from None
+    for keys, offset, nact, probs in seats:
+        if not (len(keys) == len(offset) == len(nact)) or (
+                len(keys) and int(offset[-1]) + int(nact[-1]) > len(probs)):
+            raise StrategyFileError(f"{run_dir / 'table.npz'} is inconsistent (array "
+                                    f"lengths disagree); train again or restore it")
+    agent = table_agent(run_dir.name, game_def.parse(meta["variant"]), seats)
+    agent.metadata = meta
+    return agent
+
+
+class AgentPolicy(os_policy.Policy):
+    """An agent as an open_spiel Policy on `robin_wood` states of its variant: the
+    history is replayed through the numba core to rebuild what the seat knows."""
+
+    def __init__(self, game: pyspiel.Game, agent: Agent):
+        super().__init__(game, list(range(game.num_players())))
+        variant = getattr(game, "variant", None)
+        if variant is None:
+            raise AgentError(f"{game} is not a robin_wood game")
+        if variant.players != 2 or variant.teams:
+            raise AgentError("agents play two-player rounds")
+        if agent.variant is not None and agent.variant != variant:
+            raise AgentError(f"agent {agent.name} was trained on {agent.variant}, not "
+                             f"{variant}")
+        self.agent = agent
+        self.rules = rules_array(variant)
+        self._actions = np.empty(ka.k.MAX_LEGAL, dtype=np.int64)
+        self._probs = np.empty(ka.k.MAX_LEGAL, dtype=np.float64)
+
+    def action_probabilities(self, state, player_id=None):
+        player = state.current_player()
+        if player_id is not None and player_id != player:
+            raise AgentError(f"it is seat {player}'s decision, not seat {player_id}'s")
+        history = np.array(state.history(), dtype=np.int64)
+        table = self.agent.table(player)
+        m = ka._replay_probs(self.rules, history, self.agent.kind, self.agent.params, *table,
+                             self._actions, self._probs)
+        return {int(a): float(p) for a, p in zip(self._actions[:m], self._probs[:m])}
+
+
+def agent_bot(game: pyspiel.Game, player: int, agent: Agent, seed: int = 0) -> pyspiel.Bot:
+    """The agent as an OpenSpiel bot for one seat (samples from AgentPolicy)."""
+    from open_spiel.python.bots.policy import PolicyBot
+
+    return PolicyBot(player, np.random.RandomState(seed), AgentPolicy(game, agent))
+
