@@ -136,10 +136,14 @@ def _table_probs(slots, keys, offset, nact, probs, state, rules, know, seat, leg
     members = np.zeros(m, dtype=np.int64)
     for i in range(m):
         members[abst[i]] += 1
+    total = 0.0
     for i in range(m):
         j = abst[i]
-        p = probs[offset[e] + j] if e >= 0 else 1.0 / n
+        p = np.float64(probs[offset[e] + j]) if e >= 0 else 1.0 / n
         out[i] = p / members[j]
+        total += out[i]
+    for i in range(m):  # stored as float32: renormalise in float64
+        out[i] /= total
     return e
 
 

@@ -200,6 +200,8 @@ def load_strategy(run_dir: str | os.PathLike, game=None):
 
     from .policy import StrategyPolicy
 
+    if read_metadata(run_dir).get("kind") == "mccfr":
+        return _load_mccfr_policy(run_dir, game)
     stored = StoredStrategy(run_dir)
     variant = game_def.parse(stored.metadata["variant"])
     if game is not None:
@@ -216,4 +218,23 @@ def load_strategy(run_dir: str | os.PathLike, game=None):
         symmetry = PositionSymmetry(variant)
     policy = StrategyPolicy(game, stored.table(), symmetry)
     policy.metadata = stored.metadata
+    return policy
+
+
+def _load_mccfr_policy(run_dir, game):
+    """A Monte Carlo CFR table as an OpenSpiel policy (solver.agents.AgentPolicy)."""
+    import game_def
+
+    from .agents import AgentPolicy, load_table_agent
+
+    agent = load_table_agent(run_dir)
+    if game is not None:
+        other = getattr(game, "variant", None)
+        if other != agent.variant:
+            raise StrategyFileError(f"the strategy in {run_dir} was trained for "
+                                    f"{agent.variant}, not for {other or game}")
+    else:
+        game = game_def.load_game(agent.variant)
+    policy = AgentPolicy(game, agent)
+    policy.metadata = agent.metadata
     return policy
