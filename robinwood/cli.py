@@ -331,6 +331,80 @@ def format_simulation(r: dict) -> str:
     return "\n".join(lines)
 
 
+@cli.command()
+@click.argument("agent_a")
+@click.argument("agent_b")
+@variant_options
+@click.option("--rounds", type=click.IntRange(1), default=10_000, show_default=True,
+              help="Rounds per seat assignment (each agent plays both seats).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+def tournament(agent_a, agent_b, variant_text, rounds, seed, as_json, **params):
+    """AGENT_A against AGENT_B in both seats, with 95% intervals. An agent is a bot
+    (uniform, honest, paranoid, heuristic[:bluff=0.3,challenge_below=0.3]) or a Monte
+    Carlo CFR run directory (whose variant is then the default)."""
+    import pandas as pd
+
+    from solver.agents import load_agent
+    from solver.tournament import head_to_head
+
+    a, b = load_agent(agent_a), load_agent(agent_b)
+    given = variant_text or any(v is not None for v in params.values())
+    trained = a.variant or b.variant
+    if given:
+        variant = build_variant(variant_text, **params)
+    elif trained is not None:
+        variant = trained
+    else:
+        raise click.UsageError("two bots play any variant: name one with --deck or "
+                               "--variant (e.g. --deck standard)")
+    result = head_to_head(variant, a, b, rounds=rounds, seed=seed)
+    if as_json:
+        click.echo(json.dumps(result.to_json(), indent=2))
+        return
+    frame = result.table()
+    click.echo(f"{a.name} against {b.name} on {variant}, {rounds:,} rounds per seat "
+               f"(seat = where {a.name} sat):")
+    with pd.option_context("display.width", 140, "display.max_columns", 20,
+                           "display.float_format", "{:.4f}".format):
+        click.echo(frame.drop(columns=["a", "b"]).to_string())
+    click.echo(f"{a.name}'s mean payoff over both seats: {result.value:+.4f}")
+
+
+@cli.command()
+@click.argument("run_dir", type=click.Path(file_okay=False))
+@click.option("--minutes", type=float, default=None, help="Training time per seat (the "
+              "two seats train at once, one per core).")
+@click.option("--iterations", type=int, default=None, help="Training traversals per seat.")
+@click.option("--rounds", type=click.IntRange(1), default=100_000, show_default=True,
+              help="Evaluation rounds per seat.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+def exploit(run_dir, minutes, iterations, rounds, seed, as_json):
+    """Train a best responder against the Monte Carlo CFR strategy in RUN_DIR and
+    report its gain, a lower bound on the strategy's exploitability."""
+    from solver.agents import load_table_agent
+    from solver.exploiter import exploit as run_exploit
+
+    if minutes is None and iterations is None:
+        raise click.UsageError("give the exploiter a budget: --minutes or --iterations")
+    strategy = load_table_agent(run_dir)
+    report = run_exploit(strategy, seconds=minutes * 60 if minutes else None,
+                         iterations=iterations, rounds=rounds, seed=seed)
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=2))
+        return
+    for s in report.seats:
+        click.echo(f"exploiter in seat {s.seat}: {s.iterations:,} traversals "
+                   f"({s.nodes:,} nodes, {s.seconds:.0f} s, {s.infosets:,} infosets); "
+                   f"wins {s.exploiter_value:+.4f} against it where it wins "
+                   f"{s.self_play_value:+.4f} against itself: gain {s.gain:+.4f} "
+                   f"+/- {s.half_width:.4f}")
+    click.echo(f"exploiter gain (mean of the seats, a lower bound on exploitability): "
+               f"{report.gain:+.4f} +/- {report.half_width:.4f} (95%, payoff units: "
+               f"win +1, loss -1)")
+
+
 def main() -> None:
     cli(prog_name="robinwood")
 

@@ -117,3 +117,27 @@ def exact_evaluation(agent: Agent, variant=None, tree=None) -> AbstractionCost:
     result = exploitability(tree, strategy)
     return AbstractionCost(str(variant), agent.name, result.exploitability, result.value,
                            tree.num_infosets, int(bad))
+
+
+def project(agent: Agent, variant, tree) -> np.ndarray:
+    """The agent's strategy on every infoset of a non-symmetric exact tree."""
+    strategy = np.zeros(tree.num_action_slots, dtype=np.float64)
+    filled = np.zeros(tree.num_infosets, dtype=np.int8)
+    bad = _project(rules_array(variant), tree.first_child, tree.infoset, tree.infoset_offset,
+                   agent.kind, agent.params, *agent.table(0), *agent.table(1), strategy,
+                   filled)
+    if bad:
+        raise AssertionError(f"{agent.name} gives {bad} infosets of {variant} different "
+                             f"probabilities in different histories")
+    return strategy
+
+
+def exact_match_value(a: Agent, b: Agent, variant, tree=None) -> float:
+    """Seat 0's exact expected payoff when agent `a` plays seat 0 and `b` seat 1."""
+    from .best_response import expected_value
+
+    if tree is None:
+        tree = build_robinwood_tree(variant, symmetric=False)
+    sa, sb = project(a, variant, tree), project(b, variant, tree)
+    seat_of_slot = np.repeat(tree.infoset_player, tree.infoset_num_actions)
+    return expected_value(tree, np.where(seat_of_slot == 0, sa, sb))

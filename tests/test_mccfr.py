@@ -1,0 +1,232 @@
+"""Monte Carlo CFR, agents, tournaments and exploiters, checked against exact answers
+on decks small enough for the exact solver."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from open_spiel.python.algorithms import exploitability as os_exploitability
+
+import game_def
+from robinwood.cli import cli
+from solver import load_strategy
+from solver.abstraction_eval import exact_evaluation, exact_match_value
+from solver.agents import AgentError, AgentPolicy, bot, load_agent, load_table_agent, table_agent
+from solver.exploiter import exploit
+from solver.mccfr import MCCFRConfig, MCCFRError, MCCFRSolver
+from solver.mccfr_run import solve_mccfr
+from solver.robinwood_tree import build_robinwood_tree
+from solver.run import solve
+from solver.cfr import algorithm
+from solver.run import SolveConfig
+from solver.tournament import head_to_head
+
+RSPX2 = game_def.parse("rspx:max_turns=2")
+RSPX4 = game_def.parse("rspx:max_turns=4")
+
+
+def _agent(solver: MCCFRSolver, variant) -> object:
+    arrays = [(t.keys[:t.entries], t.offset[:t.entries], t.nact[:t.entries],
+               t.average_strategy()) for t in solver.tables]
+    return table_agent("mccfr", variant, arrays)
+
+
+def _plain_es(variant, **kw) -> MCCFRConfig:
+    """Plain external sampling (every traverser action expanded), one worker."""
+    return MCCFRConfig(variant, batch_iterations=100, expand_p=1.0, max_branching=1 << 40,
+                       workers=1, **kw)
+
+
+@pytest.fixture(scope="module")
+def exact_rspx2(tmp_path_factory):
+    out = tmp_path_factory.mktemp("exact")
+    cfg = SolveConfig(variant=RSPX2, algo=algorithm("dcfr"), out=out,
+                      target_exploitability=1e-6, max_iterations=2000)
+    return solve(cfg)
+
+
+def test_mccfr_converges_towards_the_exact_value(exact_rspx2):
+    solver = MCCFRSolver(_plain_es(RSPX2, weighting="linear"))
+    early = None
+    for batches in (5, 195):
+        solver.run(batches)
+        cost = exact_evaluation(_agent(solver, RSPX2))
+        assert cost.inconsistent_infosets == 0
+        early = early or cost.exploitability
+    # 20,000 traversals per seat: within 0.01 of equilibrium, and far better than at 500
+    assert cost.exploitability < 0.01, cost
+    assert cost.exploitability < early / 5
+    assert abs(cost.value - exact_rspx2["value"]) < 0.02
+    assert solver.counters() == {"overflow": 0, "mismatch": 0, "depth_cut": 0}
+
+
+def test_budgeted_external_and_outcome_sampling_also_learn():
+    uniform = exact_evaluation(bot("uniform"), RSPX2).exploitability
+    for cfg in (MCCFRConfig(RSPX2, batch_iterations=100, workers=1),     # the defaults
+                MCCFRConfig(RSPX2, batch_iterations=100, workers=1, sampling="outcome",
+                            weighting="discounted")):
+        solver = MCCFRSolver(cfg)
+        solver.run(100)
+        assert exact_evaluation(_agent(solver, RSPX2)).exploitability < uniform / 4
+
+
+def test_the_projection_agrees_with_openspiel_exploitability():
+    solver = MCCFRSolver(_plain_es(RSPX2))
+    solver.run(3)
+    agent = _agent(solver, RSPX2)
+    game = game_def.load_game(RSPX2)
+    ours = exact_evaluation(agent).exploitability
+    theirs = os_exploitability.exploitability(game, AgentPolicy(game, agent))
+    assert ours == pytest.approx(theirs, abs=1e-9)
+
+
+def test_two_workers_one_worker_and_resume_give_identical_tables():
+    variant = game_def.parse("duel8:max_turns=5")
+    for sampling in ("external", "outcome"):
+        cfg = dict(batch_iterations=40, sampling=sampling)
+        a = MCCFRSolver(MCCFRConfig(variant, workers=2, **cfg))
+        a.run(4)
+        b = MCCFRSolver(MCCFRConfig(variant, workers=1, **cfg))
+        b.run(2)
+        b = MCCFRSolver.from_state_arrays(MCCFRConfig(variant, workers=1, **cfg),
+                                          b.state_arrays())
+        b.run(2)
+        for ta, tb in zip(a.tables, b.tables):
+            assert ta.entries == tb.entries > 0
+            for name in ("keys", "offset", "nact"):
+                assert np.array_equal(getattr(ta, name)[:ta.entries],
+                                      getattr(tb, name)[:tb.entries])
+            assert np.array_equal(ta.regret[:ta.action_slots], tb.regret[:tb.action_slots])
+            assert np.array_equal(ta.ssum[:ta.action_slots], tb.ssum[:tb.action_slots])
+        c = MCCFRSolver(MCCFRConfig(variant, workers=2, seed=1, **cfg))
+        c.run(4)
+        assert not np.array_equal(c.tables[0].regret[:100], a.tables[0].regret[:100])
+
+
+def test_checkpoint_resume_through_the_job_equals_an_uninterrupted_run(tmp_path):
+    cfg = MCCFRConfig(RSPX4, batch_iterations=50, seed=7)
+    solve_mccfr(cfg, tmp_path / "whole", max_iterations=400)
+    solve_mccfr(cfg, tmp_path / "split", max_iterations=200)
+    solve_mccfr(cfg, tmp_path / "split", max_iterations=400, resume=True)
+    whole = np.load(tmp_path / "whole" / "table.npz")
+    split = np.load(tmp_path / "split" / "table.npz")
+    assert sorted(whole.files) == sorted(split.files)
+    for name in whole.files:
+        assert np.array_equal(whole[name], split[name]), name
+    meta = json.loads((tmp_path / "split" / "metadata.json").read_text())
+    assert meta["iterations"] == 400 and meta["kind"] == "mccfr"
+    with pytest.raises(MCCFRError, match="--resume"):
+        solve_mccfr(cfg, tmp_path / "whole", max_iterations=10)
+    with pytest.raises(MCCFRError, match="not"):
+        solve_mccfr(MCCFRConfig(RSPX4, batch_iterations=50, seed=8), tmp_path / "whole",
+                    max_iterations=800, resume=True)
+
+
+def test_tournament_agrees_with_exact_values_within_its_interval():
+    tree = build_robinwood_tree(RSPX4, symmetric=False)
+    a, b = bot("heuristic"), bot("honest")
+    exact_a_first = exact_match_value(a, b, RSPX4, tree)
+    exact_b_first = exact_match_value(b, a, RSPX4, tree)
+    result = head_to_head(RSPX4, a, b, rounds=20_000, seed=5)
+    lo, hi = result.seats[0].value_interval()
+    assert lo <= exact_a_first <= hi
+    lo, hi = result.seats[1].value_interval()
+    assert lo <= -exact_b_first <= hi
+    # and the same seed reproduces it
+    again = head_to_head(RSPX4, a, b, rounds=20_000, seed=5)
+    assert again.to_json() == result.to_json()
+
+
+def test_bots_play_as_documented():
+    game = game_def.load_game(RSPX4)
+    honest, paranoid = AgentPolicy(game, bot("honest")), AgentPolicy(game, bot("paranoid"))
+    heuristic = AgentPolicy(game, bot("heuristic", bluff=0.0))
+    peeked = game_def.play(game, "peek 0", "deal Robin")
+    robin = game.new_initial_state().action_to_string  # noqa: F841
+    assert _named(game, peeked, honest) == {"announce Robin": 1.0}
+    peasant = game_def.play(game, "peek 0", "deal Peasant")
+    assert _named(game, peasant, honest) == {"silent": 1.0}
+    claim = game_def.play(game, "peek 0", "deal Peasant", "announce Robin")
+    assert _named(game, claim, honest) == {"pass": 1.0}
+    assert _named(game, claim, paranoid) == {"challenge": 1.0}
+    # seat 1 peeked position 1 (Robin) earlier: a Robin claim elsewhere is a lie
+    seen = game_def.play(game, "peek 0", "deal Peasant", "silent", "peek 1", "deal Robin",
+                         "silent", "peek 2", "deal Sheriff", "announce Robin")
+    assert _named(game, seen, heuristic) == {"challenge": 1.0}
+    bluffer = AgentPolicy(game, bot("heuristic", bluff=0.5))
+    assert _named(game, peasant, bluffer) == {"silent": 0.5, "announce Robin": 0.25,
+                                               "announce Sheriff": 0.25}
+
+
+def _named(game, state, policy):
+    probs = policy.action_probabilities(state)
+    assert sum(probs.values()) == pytest.approx(1.0)
+    assert set(probs) == set(state.legal_actions())
+    return {state.action_to_string(state.current_player(), a): p
+            for a, p in probs.items() if p > 0}
+
+
+def test_load_strategy_reads_an_mccfr_run_as_an_openspiel_policy(tmp_path):
+    solve_mccfr(MCCFRConfig(RSPX4, batch_iterations=50), tmp_path, max_iterations=200)
+    policy = load_strategy(tmp_path)
+    state = game_def.play(policy.game, "peek 2", "deal Sheriff")
+    probs = policy.action_probabilities(state)
+    assert set(probs) == set(state.legal_actions())
+    assert sum(probs.values()) == pytest.approx(1.0)
+    with pytest.raises(Exception, match="trained for"):
+        load_strategy(tmp_path, game=game_def.load_game("rspx:max_turns=5"))
+    (tmp_path / "table.npz").write_bytes(b"not a table")
+    with pytest.raises(Exception, match="corrupt"):
+        load_strategy(tmp_path)
+
+
+def test_exploiter_finds_the_holes_of_a_weak_strategy():
+    # a strategy trained for a few hundred traversals is far from equilibrium: the
+    # exploiter's gain must be positive and no more than the exact exploitability
+    solver = MCCFRSolver(_plain_es(RSPX2))
+    solver.run(2)
+    agent = _agent(solver, RSPX2)
+    exact = exact_evaluation(agent).exploitability
+    report = exploit(agent, iterations=4000, rounds=20_000, seed=1, batch=200)
+    assert report.gain > 0.02
+    assert report.gain <= exact + 3 * report.half_width
+
+
+def test_bad_agent_and_config_input_gets_one_clear_error():
+    with pytest.raises(AgentError, match="neither a bot"):
+        load_agent("grumpy")
+    with pytest.raises(AgentError, match="not a number"):
+        load_agent("heuristic:bluff=lots")
+    with pytest.raises(MCCFRError, match="two-player"):
+        MCCFRConfig(game_def.parse("standard:players=3"))
+    with pytest.raises(MCCFRError, match="sampling"):
+        MCCFRConfig(RSPX2, sampling="psychic")
+    runner = CliRunner()
+    result = runner.invoke(cli, ["solve", "--deck", "rspx", "--algo", "mccfr", "--out",
+                                 "/tmp/never-written"])
+    assert result.exit_code == 2 and "budget" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_cli_trains_and_plays_a_tournament(tmp_path):
+    runner = CliRunner()
+    out = tmp_path / "run"
+    result = runner.invoke(cli, ["solve", "--variant", "rspx:max_turns=4", "--algo", "mccfr",
+                                 "--iterations", "1000", "--workers", "1", "--out", str(out),
+                                 "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    assert summary["iterations"] >= 1000 and summary["infosets"] > 0
+    result = runner.invoke(cli, ["tournament", str(out), "honest", "--rounds", "2000",
+                                 "--json"])
+    assert result.exit_code == 0, result.output
+    table = json.loads(result.output)
+    assert len(table["seats"]) == 2
+    assert all(math.isclose(s["win_rate"] + s["draw_rate"] + s["loss_rate"], 1.0)
+               for s in table["seats"])
+    result = runner.invoke(cli, ["tournament", "honest", "paranoid"])
+    assert result.exit_code == 2 and "variant" in result.output
