@@ -2,6 +2,8 @@
 figures, side-by-side comparisons and the `robinwood report` pages."""
 
 from .exact import profile_statistics, profile_statistics_from_run
+from .sampled import profile_statistics_sampled
 from .statistics import ProfileStatistics, best_of_three
 
-__all__ = ["ProfileStatistics", "best_of_three", "profile_statistics", "profile_statistics_from_run"]
+__all__ = ["ProfileStatistics", "best_of_three", "profile_statistics", "profile_statistics_from_run",
+           "profile_statistics_sampled"]
