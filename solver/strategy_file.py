@@ -48,11 +48,20 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
 
 
 def atomic_savez(path: Path, **arrays: np.ndarray) -> None:
-    import io
-
-    buffer = io.BytesIO()
-    np.savez(buffer, **arrays)
-    atomic_write_bytes(path, buffer.getvalue())
+    """np.savez streamed into a temporary file and renamed (no in-memory copy: Monte
+    Carlo CFR checkpoints are gigabytes)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.savez(f, **arrays)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
 
 
 def save_strategy(run_dir: str | os.PathLike, tree: FlatTree, strategy: np.ndarray,
