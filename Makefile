@@ -13,14 +13,19 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-# The main job: solve a default reduced variant exactly, print what its equilibrium does,
-# then play the full 12-card game at random for rule statistics.
-DEMO_RUN := runs/demo-rspx6
+# The main job: solve the default variant and write its report. The exact solve of a
+# reduced deck (rspx, turn cap 6) gets the full report; then a short Monte Carlo CFR run
+# on the printed 12-card game gets its own (sampled) report and a tournament against the
+# baseline bots. Reports land in reports/<run name>/ (index.html, report.md, PNGs, CSVs).
+DEMO_EXACT := runs/demo-rspx6
+DEMO_FULL := runs/demo-standard
 demo: $(STAMP)
-	rm -rf $(DEMO_RUN)
-	$(BIN)/robinwood solve --deck rspx --max-turns 6 --algo dcfr --target-exploitability 1e-3 --out $(DEMO_RUN)
-	$(BIN)/robinwood stats $(DEMO_RUN)
-	$(BIN)/robinwood simulate --deck standard --rounds 200000 --seed 0
+	rm -rf $(DEMO_EXACT) $(DEMO_FULL)
+	$(BIN)/robinwood solve --deck rspx --max-turns 6 --algo dcfr --target-exploitability 1e-3 --out $(DEMO_EXACT)
+	$(BIN)/robinwood report $(DEMO_EXACT)
+	$(BIN)/robinwood solve --deck standard --algo mccfr --minutes 3 --out $(DEMO_FULL)
+	$(BIN)/robinwood report $(DEMO_FULL)
+	$(BIN)/robinwood tournament $(DEMO_FULL) heuristic --rounds 10000
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q

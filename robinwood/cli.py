@@ -259,13 +259,20 @@ def _solve_mccfr(variant, out, iterations, seconds, minutes, sampling, weighting
 @click.argument("run_dir", type=click.Path(file_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the tables as JSON.")
 def stats(run_dir, as_json):
-    """Exact, reach-weighted statistics of a strategy solved into RUN_DIR: what each
-    peeked card leads to announce, bluff and challenge rates, outcomes."""
+    """Reach-weighted statistics of the strategy in RUN_DIR (exact for exact solves,
+    100,000 sampled self-play rounds for Monte Carlo CFR runs): what each peeked card
+    leads to announce, bluff and challenge rates, outcomes."""
     import pandas as pd
 
     from analysis import profile_statistics_from_run
+    from solver.strategy_file import read_metadata
 
-    st = profile_statistics_from_run(run_dir)
+    if read_metadata(run_dir).get("kind") == "mccfr":
+        from analysis.sampled import profile_statistics_sampled
+
+        st = profile_statistics_sampled(run_dir, rounds=100_000, seed=0)
+    else:
+        st = profile_statistics_from_run(run_dir)
     tables = {
         "announcement matrix: P(action | peeked card); reach = peeks per round":
             st.announcement_matrix(),
@@ -278,7 +285,8 @@ def stats(run_dir, as_json):
             title: json.loads(frame.to_json(orient="index"))
             for title, frame in tables.items()}}, indent=2))
         return
-    click.echo(f"{st.variant}: exact statistics of the strategy in {run_dir}")
+    kind = "exact" if st.rounds_sampled is None else f"sampled ({st.rounds_sampled:,} rounds)"
+    click.echo(f"{st.variant}: {kind} statistics of the strategy in {run_dir}")
     with pd.option_context("display.width", 120, "display.max_columns", 20,
                            "display.float_format", "{:.4f}".format):
         for title, frame in tables.items():

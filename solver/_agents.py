@@ -50,7 +50,7 @@ def _spread(out, legal, m, weights):
 
 @jit
 def _rule_probs(kind, params, state, rules, know, seat, legal, m, out):
-    """The baseline bots (docs/bots.md): honest, paranoid and heuristic."""
+    """The baseline bots (described in solver/agents.py): honest, paranoid, heuristic."""
     n = rules[k.R_N]
     base = 4 * n
     phase = state[k.S_PHASE]
