@@ -15,7 +15,7 @@ the learning curve of a long run on the full game.
     .venv/bin/python benchmarks/bench_mccfr.py speed [--seconds 20]
     .venv/bin/python benchmarks/bench_mccfr.py abstraction-cost [--seconds 60]
     .venv/bin/python benchmarks/bench_mccfr.py learning-curve runs/standard-60min
-        [--rounds 20000] [--exploiter-minutes 2]
+        [--rounds 20000] [--exploiter-minutes 1] [--final-exploiter-minutes 8]
 """
 
 from __future__ import annotations
@@ -162,7 +162,8 @@ def learning_curve(args) -> None:
     points = [(float(p.name[:-1]), p) for p in snaps] + [
         (json.loads((run / "metadata.json").read_text())["seconds"], run)]
     rows = []
-    for seconds, path in points:
+    for index, (seconds, path) in enumerate(points):
+        final = index == len(points) - 1
         agent = load_table_agent(path)
         meta = json.loads((path / "metadata.json").read_text())
         row = {"minutes": seconds / 60, "iterations": meta["iterations"],
@@ -177,9 +178,10 @@ def learning_curve(args) -> None:
         row["self-play turn-cap rate"] = np.mean([s.turn_cap_draws / s.rounds
                                                   for s in self_play.seats])
         row["self-play seat 0 value"] = self_play.seats[0].value
-        if args.exploiter_minutes > 0:
-            report = exploit(agent, seconds=args.exploiter_minutes * 60, rounds=args.rounds,
-                             seed=13)
+        minutes = args.final_exploiter_minutes if final else args.exploiter_minutes
+        if minutes > 0:
+            report = exploit(agent, seconds=minutes * 60, rounds=args.rounds, seed=13)
+            row["exploiter minutes"] = minutes
             row["exploiter gain"] = report.gain
             row["exploiter gain +/-"] = report.half_width
             row["exploiter traversals per seat"] = int(np.mean([s.iterations
@@ -190,7 +192,8 @@ def learning_curve(args) -> None:
     frame = pd.DataFrame(rows)
     frame.to_csv(RESULTS / "mccfr_learning_curve.csv", index=False)
     lines = _header(f"Learning curve of {run} ({args.rounds:,} rounds per seat per bot; "
-                    f"exploiter {args.exploiter_minutes:g} min per seat)")
+                    f"exploiter {args.exploiter_minutes:g} min per seat, "
+                    f"{args.final_exploiter_minutes:g} min for the final strategy)")
     with pd.option_context("display.width", 250, "display.max_columns", 60,
                            "display.float_format", "{:.3f}".format):
         lines.append(frame.T.to_string())
@@ -238,7 +241,8 @@ def main() -> None:
     p = sub.add_parser("learning-curve")
     p.add_argument("run")
     p.add_argument("--rounds", type=int, default=20_000)
-    p.add_argument("--exploiter-minutes", type=float, default=2.0)
+    p.add_argument("--exploiter-minutes", type=float, default=1.0)
+    p.add_argument("--final-exploiter-minutes", type=float, default=8.0)
     p.set_defaults(func=learning_curve)
     args = parser.parse_args()
     args.func(args)
