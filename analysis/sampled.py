@@ -31,22 +31,6 @@ __all__ = ["profile_statistics_sampled"]
 
 
 @jit
-def _pick(actions, probs, m):
-    """One of actions[:m] drawn with probabilities probs[:m] (never one of probability
-    0, even when rounding leaves the running sum short of 1)."""
-    r = np.random.random()
-    acc = 0.0
-    last = -1
-    for i in range(m):
-        if probs[i] > 0.0:
-            last = i
-            acc += probs[i]
-            if r < acc:
-                return actions[i]
-    return actions[last]
-
-
-@jit
 def _self_play(rules, rounds, seed, kind, params, slots0, keys0, offset0, nact0, probs0,
                slots1, keys1, offset1, nact1, probs1, counts):
     """Play `rounds` rounds with both seats following the agent (seat s uses its table
@@ -75,7 +59,7 @@ def _self_play(rules, rounds, seed, kind, params, slots0, keys0, offset0, nact0,
                     ka._agent_probs(kind, params, slots1, keys1, offset1, nact1, probs1,
                                     state, rules, know, cur, actions, m, scratch, abst, probs)
                 _record_decision(counts, state, rules, actions, probs, m, 1.0)
-            a = _pick(actions, probs, m)
+            a = ka._draw(actions, probs, m)
             before[:] = state
             k._apply_action(state, rules, a)
             ab._observe(know, before, a, state, rules)

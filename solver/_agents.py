@@ -189,6 +189,22 @@ def _replay_probs(rules, history, kind, params, slots, keys, offset, nact, probs
 
 
 @jit
+def _draw(actions, probs, m):
+    """One of actions[:m] drawn with probabilities probs[:m] (never one of probability
+    0, even when rounding leaves the running sum short of 1)."""
+    r = np.random.random()
+    acc = 0.0
+    last = -1
+    for i in range(m):
+        if probs[i] > 0.0:
+            last = i
+            acc += probs[i]
+            if r < acc:
+                return actions[i]
+    return actions[last]
+
+
+@jit
 def _play(rules, rounds, seed, a_seat, kinds, params, slots0, keys0, offset0, nact0, probs0,
           slots1, keys1, offset1, nact1, probs1, results, lengths):
     """Play `rounds` rounds with agent 0 in seat `a_seat` and agent 1 in the other.
@@ -210,14 +226,7 @@ def _play(rules, rounds, seed, a_seat, kinds, params, slots0, keys0, offset0, na
             cur = k._current_player(state)
             if cur == k.CHANCE_PLAYER:
                 c = k._chance_outcomes(state, rules, legal, chance_p)
-                r = np.random.random()
-                acc = 0.0
-                a = legal[c - 1]
-                for i in range(c):
-                    acc += chance_p[i]
-                    if r < acc:
-                        a = legal[i]
-                        break
+                a = _draw(legal, chance_p, c)
             else:
                 m = k._legal_actions(state, rules, legal)
                 agent = 0 if cur == a_seat else 1
@@ -227,14 +236,7 @@ def _play(rules, rounds, seed, a_seat, kinds, params, slots0, keys0, offset0, na
                 else:
                     _agent_probs(kinds[1], params[1], slots1, keys1, offset1, nact1, probs1,
                                  state, rules, know, cur, legal, m, scratch, abst, probs)
-                r = np.random.random()
-                acc = 0.0
-                a = legal[m - 1]
-                for i in range(m):
-                    acc += probs[i]
-                    if r < acc:
-                        a = legal[i]
-                        break
+                a = _draw(legal, probs, m)
             before[:] = state
             k._apply_action(state, rules, a)
             ab._observe(know, before, a, state, rules)

@@ -9,6 +9,7 @@ information-state keys, or the observation trie they are rebuilt from).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -31,13 +32,15 @@ class StrategyFileError(RobinWoodError):
     """A strategy file that is missing, corrupt, or made for another variant."""
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write via a temporary file and rename, so a crash never leaves half a file."""
+@contextlib.contextmanager
+def _atomic_file(path: Path):
+    """A binary file object whose content replaces `path` only once it is complete and
+    synced: a crash never leaves half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(data)
+            yield f
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
@@ -45,23 +48,19 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write via a temporary file and rename, so a crash never leaves half a file."""
+    with _atomic_file(path) as f:
+        f.write(data)
 
 
 def atomic_savez(path: Path, **arrays: np.ndarray) -> None:
     """np.savez streamed into a temporary file and renamed (no in-memory copy: Monte
     Carlo CFR checkpoints are gigabytes)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.savez(f, **arrays)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    with _atomic_file(path) as f:
+        np.savez(f, **arrays)
 
 
 def save_strategy(run_dir: str | os.PathLike, tree: FlatTree, strategy: np.ndarray,
