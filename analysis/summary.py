@@ -90,7 +90,7 @@ def summary_paragraph(stats: ProfileStatistics) -> str:
     if len(honest):
         card = honest["bluff_rate"].idxmax()
         row = matrix.loc[card, [c for c in said if c != card]]
-        text = (f"Having peeked the {card}, a player bluffs {_pct(peeks.at[card, 'bluff_rate'])}"
+        text = (f"Having peeked {_the(card)}, a player bluffs {_pct(peeks.at[card, 'bluff_rate'])}"
                 f" of the time")
         if peeks.at[card, "bluff_rate"] > 0.005:
             top = row.sort_values(ascending=False)
@@ -186,3 +186,9 @@ def comparison_paragraph(comparison: dict, labels: tuple[str, str]) -> str:
                      f"{change(bluff, ('all', 'bluff_rate'), _pct)} and the challenge rate "
                      f"from {change(chal, ('all', 'challenge_rate'), _pct)}")
     return "; ".join(parts) + "."
+
+
+def _the(card: str) -> str:
+    """'Robin' is a name; the other characters take an article ('the Sheriff')."""
+    return card if card == "Robin" else f"the {card}"
+
