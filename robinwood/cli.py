@@ -228,11 +228,13 @@ def _solve_mccfr(variant, out, iterations, seconds, minutes, sampling, weighting
             last_line[0] = p.seconds
             click.echo(f"robinwood: {p.seconds:,.0f} s, {p.iterations:,} it, "
                        f"{p.nodes_per_second / 1e3:,.0f}k nodes/s, {p.infosets:,} infosets, "
-                       f"table {p.table_bytes / 1024**3:.2f} GiB", err=True)
+                       f"table {p.table_bytes / 1024**3:.2f} GiB, process "
+                       f"{p.rss_bytes / 1024**3:.2f} GiB", err=True)
         bar.n = min(p.seconds, seconds) if seconds else p.seconds
         bar.set_postfix_str(f"{p.iterations:,} it, {p.nodes_per_second / 1e3:,.0f}k "
                             f"nodes/s, {p.infosets / 1e6:,.2f}M infosets, table "
-                            f"{p.table_bytes / 1024**3:.2f} GiB")
+                            f"{p.table_bytes / 1024**3:.2f} GiB, process "
+                            f"{p.rss_bytes / 1024**3:.2f} GiB")
         bar.refresh()
 
     try:

@@ -229,6 +229,20 @@ class MCCFRSolver:
                  "depth_cut": kern.M_DEEP}
         return {name: int(sum(t.meta[i] for t in self.tables)) for name, i in names.items()}
 
+    def warm_up(self) -> None:
+        """Compile (or load) every kernel a batch uses without changing the run, so that
+        time budgets measure training, not compilation."""
+        cfg = self.config
+        own, opp = self.tables
+        kern._run_worker(0, SAMPLINGS[cfg.sampling], 0, cfg.epsilon, cfg.expand_p,
+                         cfg.max_branching, self.rules, self.rngs[0].copy(), own.slots,
+                         own.keys, own.offset, own.nact, own.meta.copy(), own.regret, own.ssum,
+                         opp.slots, opp.keys, opp.offset, opp.nact, opp.meta.copy(), opp.snap,
+                         opp.ssum)
+        meta = own.meta.copy()
+        kern._discount(meta, own.regret, own.ssum, 1.0, 1.0, 1.0)
+        kern._refresh_snapshot(meta, own.offset, own.nact, own.regret, own.snap.copy())
+
     def run_batch(self) -> None:
         """One batch: both seats traverse `batch_iterations` times, then weighting."""
         cfg = self.config

@@ -35,6 +35,7 @@ class MCCFRProgress:
     table_bytes: int
     nodes_per_second: float  # over the last measurement interval
     iterations_per_second: float
+    rss_bytes: int = 0       # the process's resident memory
 
 
 def _config_json(config: MCCFRConfig) -> dict:
@@ -141,11 +142,14 @@ def solve_mccfr(config: MCCFRConfig, out: Path, *, max_seconds: float | None = N
         span = max(elapsed - seconds_before, 1e-9)
         p = MCCFRProgress(solver.iterations, elapsed, solver.entries, solver.table_bytes,
                           (solver.nodes - nodes_before) / span,
-                          solver.iterations / elapsed if elapsed > 0 else 0.0)
+                          solver.iterations / elapsed if elapsed > 0 else 0.0,
+                          _resident_bytes())
         history.append(p)
         if on_progress:
             on_progress(p)
 
+    say("compiling kernels (cached after the first run)")
+    solver.warm_up()
     pending_snapshots = sorted(s for s in snapshot_seconds if s > elapsed)
     last_checkpoint = time.perf_counter()
     mark_nodes, mark_seconds = solver.nodes, elapsed
@@ -173,12 +177,22 @@ def solve_mccfr(config: MCCFRConfig, out: Path, *, max_seconds: float | None = N
     _write_checkpoint(checkpoint, config, solver, elapsed, history)
     summary = _summary(config, solver, elapsed, wall_start, max_seconds, max_iterations)
     save_table(out, solver, summary)
-    lines = ["iterations,seconds,infosets,table_bytes,nodes_per_second"] + [
-        f"{h.iterations},{h.seconds:.3f},{h.infosets},{h.table_bytes},{h.nodes_per_second:.0f}"
-        for h in history]
+    lines = ["iterations,seconds,infosets,table_bytes,nodes_per_second,rss_bytes"] + [
+        f"{h.iterations},{h.seconds:.3f},{h.infosets},{h.table_bytes},"
+        f"{h.nodes_per_second:.0f},{h.rss_bytes}" for h in history]
     atomic_write_bytes(out / CONVERGENCE, ("\n".join(lines) + "\n").encode())
     summary["out"] = str(out)
     return summary
+
+
+def _resident_bytes() -> int:
+    """Resident memory of this process now (Linux /proc; 0 elsewhere)."""
+    try:
+        import os
+
+        return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def _summary(config, solver, elapsed, wall_start, max_seconds, max_iterations) -> dict:
