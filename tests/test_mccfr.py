@@ -230,3 +230,29 @@ def test_cli_trains_and_plays_a_tournament(tmp_path):
                for s in table["seats"])
     result = runner.invoke(cli, ["tournament", "honest", "paranoid"])
     assert result.exit_code == 2 and "variant" in result.output
+
+
+def test_bots_are_openspiel_bots():
+    import pyspiel
+
+    from solver.agents import agent_bot
+
+    game = game_def.load_game(RSPX4)
+    totals = np.zeros(2)
+    for seed in range(20):
+        bots = [agent_bot(game, 0, bot("heuristic"), seed), agent_bot(game, 1, bot("honest"),
+                                                                       seed + 100)]
+        totals += pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)
+    assert totals.sum() == pytest.approx(0.0)      # zero-sum rounds were played to the end
+
+
+def test_cli_exploit_reports_a_gain(tmp_path):
+    solve_mccfr(MCCFRConfig(RSPX4, batch_iterations=50), tmp_path, max_iterations=100)
+    result = CliRunner().invoke(cli, ["exploit", str(tmp_path), "--iterations", "500",
+                                      "--rounds", "2000", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert {s["seat"] for s in report["seats"]} == {0, 1}
+    assert all(s["iterations"] >= 500 for s in report["seats"])
+    result = CliRunner().invoke(cli, ["exploit", str(tmp_path)])
+    assert result.exit_code == 2 and "budget" in result.output
