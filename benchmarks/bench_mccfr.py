@@ -6,14 +6,14 @@ the learning curve of a long run on the full game.
                     OpenSpiel's C++ pyspiel.ExternalSamplingMCCFRSolver and its Python
                     external_sampling_mccfr on the same game, same process.
   abstraction-cost  reduced decks: the exact solver (DCFR, lossless) and abstracted MCCFR
-                    get the same training time; both strategies' exact exploitability on
+                    trained to near convergence; both strategies' exact exploitability on
                     the unabstracted tree, side by side, with the bots for scale.
   learning-curve    a run with snapshots (robinwood solve --algo mccfr
                     --snapshot-minutes ...): each snapshot against every baseline bot in
                     both seats, plus exploiter gain; samples/s and table size against time.
 
     .venv/bin/python benchmarks/bench_mccfr.py speed [--seconds 20]
-    .venv/bin/python benchmarks/bench_mccfr.py abstraction-cost [--seconds 60]
+    .venv/bin/python benchmarks/bench_mccfr.py abstraction-cost [--mccfr-iterations 1000000]
     .venv/bin/python benchmarks/bench_mccfr.py learning-curve runs/standard-60min
         [--rounds 20000] [--exploiter-minutes 1] [--final-exploiter-minutes 8]
 """
@@ -101,32 +101,35 @@ def abstraction_cost(args) -> None:
     from solver.robinwood_tree import build_robinwood_tree
 
     lines = _header(f"What the abstraction costs: exact exploitability (NashConv/2, payoff "
-                    f"units) after {args.seconds:.0f} s of training each")
+                    f"units) of each strategy on the unabstracted tree")
     rows = []
     for spec in args.variants:
         variant = game_def.parse(spec)
         tree = build_robinwood_tree(variant, symmetric=False)
         exact = CFRSolver(tree, algorithm("dcfr"))
         start = time.perf_counter()
-        while time.perf_counter() - start < args.seconds:
-            exact.step(10)
+        exact.step(args.exact_iterations)
+        exact_seconds = time.perf_counter() - start
         exact_x = BestResponder(tree).evaluate(exact.average_strategy()).exploitability
         row = {"variant": spec, "infosets (exact)": tree.num_infosets,
-               "exact DCFR": exact_x}
+               f"exact DCFR ({args.exact_iterations} it)": exact_x,
+               "exact seconds": exact_seconds}
         for label, cfg in (
-                ("MCCFR plain ES", MCCFRConfig(variant, batch_iterations=200, expand_p=1.0,
+                ("MCCFR plain ES", MCCFRConfig(variant, batch_iterations=1000, expand_p=1.0,
                                                 max_branching=1 << 40, workers=1)),
-                ("MCCFR defaults", MCCFRConfig(variant, batch_iterations=200, workers=1))):
+                ("MCCFR defaults", MCCFRConfig(variant, batch_iterations=1000, workers=1))):
             solver = MCCFRSolver(cfg)
+            solver.warm_up()
             start = time.perf_counter()
-            while time.perf_counter() - start < args.seconds:
-                solver.run_batch()
+            solver.run(args.mccfr_iterations // 1000)
+            spent = time.perf_counter() - start
             arrays = [(t.keys[:t.entries], t.offset[:t.entries], t.nact[:t.entries],
                        t.average_strategy()) for t in solver.tables]
             cost = exact_evaluation(table_agent(label, variant, arrays), tree=tree)
             assert cost.inconsistent_infosets == 0
             row[label] = cost.exploitability
             row[f"{label} infosets"] = solver.entries
+            row[f"{label} seconds"] = spent
         for name in ("uniform", "heuristic"):
             row[name] = exact_evaluation(bot(name), variant, tree).exploitability
         rows.append(row)
@@ -138,9 +141,10 @@ def abstraction_cost(args) -> None:
     with pd.option_context("display.width", 200, "display.max_columns", 20,
                            "display.float_format", "{:.4g}".format):
         lines.append(frame.to_string())
-    lines += ["", "exact DCFR: the lossless solver on the full tree. MCCFR: one worker, "
-              "abstracted; its strategy written back onto every infoset of the full tree "
-              "and best-responded exactly. Same wall-clock budget for each."]
+    lines += ["", f"exact DCFR: the lossless solver on the full tree. MCCFR: "
+              f"{args.mccfr_iterations:,} traversals per seat, one worker, abstracted; its "
+              f"average strategy written back onto every infoset of the full tree and "
+              f"best-responded exactly. uniform, heuristic: the bots, for scale."]
     _write("bench_mccfr_abstraction_cost.txt", lines)
 
 
@@ -236,7 +240,8 @@ def main() -> None:
     p.add_argument("--variants", nargs="+",
                    default=["rspx:max_turns=4", "rspx:max_turns=5", "rspmx:max_turns=4",
                             "duel6:max_turns=2"])
-    p.add_argument("--seconds", type=float, default=60.0)
+    p.add_argument("--exact-iterations", type=int, default=1000)
+    p.add_argument("--mccfr-iterations", type=int, default=1_000_000)
     p.set_defaults(func=abstraction_cost)
     p = sub.add_parser("learning-curve")
     p.add_argument("run")
