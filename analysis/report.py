@@ -418,7 +418,7 @@ def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
         "name": run.name, "variant": str(stats.variant),
         "algorithm": algo.get("name") if isinstance(algo, dict) else algo,
         "generated": time.strftime("%Y-%m-%d %H:%M"),
-        "summary": summary_paragraph(stats),
+        "summary": _caveat(run.metadata) + summary_paragraph(stats),
         "glossary": list(GLOSSARY.items()), "table_format": fmt.upper(),
         "other": other.name if other else None,
         "compare_summary": (comparison_paragraph(comparison, (run.name, other.name))
@@ -442,3 +442,20 @@ def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
                                              sections=sections(markdown_table))
     (out / "report.md").write_text(re.sub(r"\n{3,}", "\n\n", md), encoding="utf-8")
     return out / "index.html"
+
+
+def _caveat(metadata: dict) -> str:
+    """Monte Carlo CFR strategies are approximations: say how much training this one had
+    and where its quality is measured, before the numbers are read as the game's."""
+    if metadata.get("kind") != "mccfr":
+        return ""
+    iterations, seconds = metadata.get("iterations"), metadata.get("seconds")
+    if not isinstance(iterations, int) or not isinstance(seconds, (int, float)):
+        return ""
+    minutes = round(seconds / 60)
+    span = f"{minutes} minute{'s' if minutes != 1 else ''}" if minutes else f"{seconds:.0f} s"
+    return (f"This strategy is a Monte Carlo CFR approximation after {iterations:,} "
+            f"traversals per seat ({span} of training); how close it is "
+            f"to an equilibrium is measured by `robinwood tournament` and `robinwood "
+            f"exploit`, not in this report. ")
+
