@@ -127,7 +127,10 @@ def test_ctrl_c_writes_a_checkpoint_and_exits_cleanly(tmp_path):
         [sys.executable, "-m", "robinwood", "solve", "--variant", SMALL, "--algo", "cfr+",
          "--iterations", "10000000", "--out", str(out), "--checkpoint-every", "1000"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        # A test run launched in the background (no job control) inherits SIGINT
+        # ignored, and Python then installs no Ctrl-C handler: restore the default.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     # Interrupt once iterations are running: the tree line is printed before them.
     seen = []
     for line in proc.stderr:
@@ -135,18 +138,8 @@ def test_ctrl_c_writes_a_checkpoint_and_exits_cleanly(tmp_path):
         if "tree:" in line:
             break
     time.sleep(2.0)
-    # On a cold numba cache the first kernels may still be compiling; an interrupt that
-    # lands inside numba's compiler can be lost, so a user (and this test) presses again.
-    for attempt in range(8):
-        proc.send_signal(signal.SIGINT)
-        try:
-            stdout, stderr = proc.communicate(timeout=15)
-            break
-        except subprocess.TimeoutExpired:
-            continue
-    else:
-        proc.kill()
-        pytest.fail("the solve job ignored eight interrupts")
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=120)
     stderr = "".join(seen) + stderr
     assert proc.returncode == 130, stderr
     assert "interrupted at iteration" in stderr and "--resume" in stderr
