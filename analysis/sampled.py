@@ -52,12 +52,9 @@ def _self_play(rules, rounds, seed, kind, params, slots0, keys0, offset0, nact0,
                 m = k._chance_outcomes(state, rules, actions, probs)
             else:
                 m = k._legal_actions(state, rules, actions)
-                if cur == 0:
-                    ka._agent_probs(kind, params, slots0, keys0, offset0, nact0, probs0,
-                                    state, rules, know, cur, actions, m, scratch, abst, probs)
-                else:
-                    ka._agent_probs(kind, params, slots1, keys1, offset1, nact1, probs1,
-                                    state, rules, know, cur, actions, m, scratch, abst, probs)
+                ka._seat_probs(kind, params, slots0, keys0, offset0, nact0, probs0, slots1,
+                               keys1, offset1, nact1, probs1, state, rules, know, cur, actions,
+                               m, scratch, abst, probs)
                 _record_decision(counts, state, rules, actions, probs, m, 1.0)
             a = ka._draw(actions, probs, m)
             before[:] = state

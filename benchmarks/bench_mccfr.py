@@ -100,8 +100,8 @@ def abstraction_cost(args) -> None:
     from solver.mccfr import MCCFRConfig, MCCFRSolver
     from solver.robinwood_tree import build_robinwood_tree
 
-    lines = _header(f"What the abstraction costs: exact exploitability (NashConv/2, payoff "
-                    f"units) of each strategy on the unabstracted tree")
+    lines = _header("What the abstraction costs: exact exploitability (NashConv/2, payoff "
+                    "units) of each strategy on the unabstracted tree")
     rows = []
     for spec in args.variants:
         variant = game_def.parse(spec)
@@ -141,7 +141,7 @@ def abstraction_cost(args) -> None:
     with pd.option_context("display.width", 200, "display.max_columns", 20,
                            "display.float_format", "{:.4g}".format):
         lines.append(frame.to_string())
-    lines += ["", f"exact DCFR: the lossless solver on the full tree. MCCFR: "
+    lines += ["", "exact DCFR: the lossless solver on the full tree. MCCFR: "
               f"{args.mccfr_iterations:,} traversals per seat, one worker, abstracted; its "
               f"average strategy written back onto every infoset of the full tree and "
               f"best-responded exactly. uniform, heuristic: the bots, for scale."]

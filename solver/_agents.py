@@ -162,6 +162,18 @@ def _agent_probs(kind, params, slots, keys, offset, nact, probs, state, rules, k
 
 
 @jit
+def _seat_probs(kind, params, slots0, keys0, offset0, nact0, probs0, slots1, keys1, offset1,
+                nact1, probs1, state, rules, know, seat, legal, m, scratch, abst, out):
+    """_agent_probs for `seat`, reading the agent's table for that seat."""
+    if seat == 0:
+        _agent_probs(kind, params, slots0, keys0, offset0, nact0, probs0, state, rules, know,
+                     seat, legal, m, scratch, abst, out)
+    else:
+        _agent_probs(kind, params, slots1, keys1, offset1, nact1, probs1, state, rules, know,
+                     seat, legal, m, scratch, abst, out)
+
+
+@jit
 def _replay(rules, history):
     """Core state and knowledge after the action ids in `history` (chance included)."""
     state = k._initial_state(rules)

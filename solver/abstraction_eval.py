@@ -55,12 +55,9 @@ def _project(rules, first_child, infoset, infoset_offset, kind, params,
             m = k._chance_outcomes(state, rules, actions, chance_p)
         else:
             m = k._legal_actions(state, rules, actions)
-            if cur == 0:
-                ka._agent_probs(kind, params, slots0, keys0, offset0, nact0, probs0, state,
-                                rules, know, cur, actions, m, scratch, abst, probs)
-            else:
-                ka._agent_probs(kind, params, slots1, keys1, offset1, nact1, probs1, state,
-                                rules, know, cur, actions, m, scratch, abst, probs)
+            ka._seat_probs(kind, params, slots0, keys0, offset0, nact0, probs0, slots1, keys1,
+                           offset1, nact1, probs1, state, rules, know, cur, actions, m,
+                           scratch, abst, probs)
             s = infoset[node]
             off = infoset_offset[s]
             if filled[s]:

@@ -15,7 +15,7 @@ import game_def
 from robinwood.cli import cli
 from solver import load_strategy
 from solver.abstraction_eval import exact_evaluation, exact_match_value
-from solver.agents import AgentError, AgentPolicy, bot, load_agent, load_table_agent, table_agent
+from solver.agents import AgentError, AgentPolicy, bot, load_agent, table_agent
 from solver.exploiter import exploit
 from solver.mccfr import MCCFRConfig, MCCFRError, MCCFRSolver
 from solver.mccfr_run import solve_mccfr
@@ -146,7 +146,6 @@ def test_bots_play_as_documented():
     honest, paranoid = AgentPolicy(game, bot("honest")), AgentPolicy(game, bot("paranoid"))
     heuristic = AgentPolicy(game, bot("heuristic", bluff=0.0))
     peeked = game_def.play(game, "peek 0", "deal Robin")
-    robin = game.new_initial_state().action_to_string  # noqa: F841
     assert _named(game, peeked, honest) == {"announce Robin": 1.0}
     peasant = game_def.play(game, "peek 0", "deal Peasant")
     assert _named(game, peasant, honest) == {"silent": 1.0}
