@@ -38,7 +38,7 @@ def _self_play(rules, rounds, seed, kind, params, slots0, keys0, offset0, nact0,
     np.random.seed(seed)
     actions = np.empty(max(k.MAX_LEGAL, k.MAX_CHANCE_OUTCOMES), dtype=np.int64)
     probs = np.empty(max(k.MAX_LEGAL, k.MAX_CHANCE_OUTCOMES), dtype=np.float64)
-    scratch = np.empty((4, k.MAX_LEGAL), dtype=np.int64)
+    scratch = np.empty((ab.SCRATCH_ROWS, k.MAX_LEGAL), dtype=np.int64)
     abst = np.empty(k.MAX_LEGAL, dtype=np.int64)
     before = np.empty(k.S_SIZE, dtype=np.int64)
     for _ in range(rounds):

@@ -11,11 +11,18 @@ each player see:
   since it last moved;
 - per position, the last character publicly claimed for it.
 
-The key of a decision is a hash of the seat, the decision being taken, both strikes, a
-turn bucket and the *sorted* list of per-position codes, so it is canonical under
-position relabelling (positions are exchangeable: docs/rules.md). Position actions are
-abstracted the same way: all positions with the same code are one abstract action, and
-playing it picks one of them uniformly.
+A decision has two keys (docs/abstraction.md, "Two levels"):
+- the *fine* key hashes the seat, the decision being taken, both strikes, a turn bucket
+  and the *sorted* list of per-position codes, so it is canonical under position
+  relabelling (positions are exchangeable: docs/rules.md);
+- the *coarse* key keeps only what decides most moves: the decision, strikes, the turn
+  bucket, what the seat knows of the card in question, how many cards of each camp it
+  has located, how many face-down cards the opponent may know, whether the claim is
+  still possible, and the *set* (not the multiset) of position classes it can act on.
+Position actions are abstracted by their *action code* (the position code with a blind
+pair's candidates reduced to the camps they may hold): all positions with the same
+action code are one abstract action, and playing it picks one of them uniformly. Both
+keys determine the abstract actions, so the two levels share them.
 """
 
 from __future__ import annotations
@@ -47,6 +54,21 @@ NUM_TURN_BUCKETS = len(TURN_BUCKET_EDGES) + 1
 
 # Abstract actions beyond position classes keep the core's fixed-action offsets.
 MAX_ABSTRACT = k.MAX_LEGAL
+
+# Action code of a face-down card known only as one of two (after a blind exchange):
+# the candidate bits are replaced by this flag and the camps the pair may hold.
+ACTION_PARTIAL = 1 << 19
+ACTION_PARTIAL_ROBIN_CAMP = 1              # the pair may hold Robin or a Companion
+ACTION_PARTIAL_SHERIFF_CAMP = 2            # ... the Sheriff or a Deputy
+ROBIN_CAMP_MASK = (1 << k.ROBIN) | (1 << k.COMPANION)
+SHERIFF_CAMP_MASK = (1 << k.SHERIFF) | (1 << k.DEPUTY)
+CODE_CANDIDATES = (1 << k.NUM_CHARACTERS) - 1
+
+# Abstraction levels (the hash chains start from different constants).
+FINE = 0
+COARSE = 1
+COARSE_FEATURES = 5                       # length of the coarse feature vector
+MAX_LOOKED = 4                            # opponent-looked cards counted up to this
 
 
 @jit
@@ -227,22 +249,111 @@ def _key_of(sorted_codes, n, glob):
 
 
 @jit
-def _abstract_decision(state, rules, know, seat, legal, m, codes, sorted_codes, glob,
-                       cls, abstract_of):
-    """Key of `seat`'s decision and the abstract action of each legal action.
+def _claim_group(claim):
+    """Claims as actions see them: none 0, Robin's camp 1, the Sheriff's camp 2, any
+    other character 3."""
+    if claim < 0:
+        return 0
+    if k._in_camp(claim, k.ROBIN):
+        return 1
+    if k._in_camp(claim, k.SHERIFF):
+        return 2
+    return 3
 
-    `legal[:m]` are the core's legal actions; abstract_of[i] gets the abstract index of
-    legal[i] (`cls` is scratch of the same length). Position actions (peek/use/reveal/pick) are numbered by the rank of their
-    (action kind, position code) among the distinct ones of this decision; the other
-    actions follow in the core's order. Returns (key, number of abstract actions).
+
+@jit
+def _action_code(code):
+    """The position code with a claim reduced to its camp (_claim_group) and a blind
+    pair's candidate mask reduced to the camps it may hold."""
+    claim = ((code >> CODE_CLAIM_SHIFT) & 15) - 1
+    code = (code & ~(15 << CODE_CLAIM_SHIFT)) | (_claim_group(claim) << CODE_CLAIM_SHIFT)
+    cand = code & CODE_CANDIDATES
+    if cand == 0 or (cand & (cand - 1)) == 0:
+        return code
+    camps = 0
+    if cand & ROBIN_CAMP_MASK:
+        camps |= ACTION_PARTIAL_ROBIN_CAMP
+    if cand & SHERIFF_CAMP_MASK:
+        camps |= ACTION_PARTIAL_SHERIFF_CAMP
+    return (code & ~CODE_CANDIDATES) | ACTION_PARTIAL | camps
+
+
+@jit
+def _exact(cand):
+    """The character a candidate mask pins down, or -1."""
+    if cand == 0 or (cand & (cand - 1)) != 0:
+        return -1
+    c = 0
+    while (cand >> c) != 1:
+        c += 1
+    return c
+
+
+@jit
+def _coarse_features(state, rules, know, seat, out):
+    """The coarse key's features (besides the globals and the class set), in
+    out[:COARSE_FEATURES]; each decision keeps only those that bear on it:
+
+    0 focus (after peek, respond): what the seat knows of this turn's peeked card, its
+      character + 1 (0: not known exactly), whether the opponent looked at it, and its
+      last claim + 1, packed
+    1, 2 located (turn, after peek, powers): face-up or exactly known cards of Robin's
+      camp, of the Sheriff's camp (what an unmasking needs)
+    3 opponent looked (turn, after peek, respond): face-down cards not known exactly
+      that carry the other-looked mark, at most MAX_LOOKED (what the opponent may know)
+    4 claim left (respond): copies of the announced character not located at another
+      position, at most 2 (0: the claim is impossible)
     """
     n = rules[k.R_N]
-    _features(state, rules, know, seat, codes, sorted_codes, glob)
-    key = _key_of(sorted_codes, n, glob)
+    phase = state[k.S_PHASE]
+    base = seat * k.MAX_POSITIONS
+    located_r = 0
+    located_s = 0
+    looked = 0
+    for p in range(n):
+        c = _exact(know[K_CAND + base + p])
+        if c >= 0:
+            if k._in_camp(c, k.ROBIN):
+                located_r += 1
+            elif k._in_camp(c, k.SHERIFF):
+                located_s += 1
+        elif not state[k.S_FACEUP + p] and know[K_OTHER_LOOKED + base + p]:
+            looked += 1
+    for i in range(COARSE_FEATURES):
+        out[i] = -1
+    pos = state[k.S_PEEK_POS]
+    if (phase == k.PH_AFTER_PEEK or phase == k.PH_RESPOND) and pos >= 0:
+        c = _exact(know[K_CAND + base + pos])
+        out[0] = ((c + 1) | (know[K_OTHER_LOOKED + base + pos] << 4)
+                  | ((know[K_CLAIM + pos] + 1) << 5))
+    if phase != k.PH_RESPOND:
+        out[1] = located_r
+        out[2] = located_s
+    if phase == k.PH_TURN or phase == k.PH_AFTER_PEEK or phase == k.PH_RESPOND:
+        out[3] = min(looked, MAX_LOOKED)
+    if phase == k.PH_RESPOND:
+        said = state[k.S_ANNOUNCED]
+        elsewhere = 0
+        for p in range(n):
+            if p != pos and _exact(know[K_CAND + base + p]) == said:
+                elsewhere += 1
+        out[4] = min(rules[k.R_COUNTS + said] - elsewhere, 2)
+
+
+@jit
+def _classes(state, rules, codes, legal, m, cls, abstract_of):
+    """Abstract action of each legal action (into abstract_of[:m]); returns their count.
+
+    Position actions (peek/use/reveal/pick) are numbered by the rank of their distinct
+    (action kind, action code) among those of this decision; the other actions follow
+    in the core's order. cls[:m] keeps each position action's (kind, action code), -1
+    for the others.
+    """
+    n = rules[k.R_N]
     base = 4 * n
     for i in range(m):
         a = legal[i]
-        cls[i] = codes[a % n] | ((a // n) << 20) if a < base else -1
+        cls[i] = _action_code(codes[a % n]) | ((a // n) << 20) if a < base else -1
     distinct = 0
     for i in range(m):
         if cls[i] < 0:
@@ -265,4 +376,55 @@ def _abstract_decision(state, rules, know, seat, legal, m, codes, sorted_codes, 
         if cls[i] < 0:
             abstract_of[i] = nxt
             nxt += 1
-    return key, nxt
+    return nxt
+
+
+@jit
+def _coarse_key(state, rules, know, seat, glob, cls, m, count, coarse):
+    """Hash of the coarse features, the globals and the sorted set of position classes
+    (cls[:m] from _classes; reordered in place)."""
+    _coarse_features(state, rules, know, seat, coarse)
+    h = np.uint64(0x13198A2E03707344)
+    for i in range(6):
+        h = _mix(h, glob[i])
+    for i in range(COARSE_FEATURES):
+        h = _mix(h, coarse[i])
+    h = _mix(h, count)
+    # the distinct position classes, in increasing order
+    for i in range(1, m):
+        v = cls[i]
+        j = i - 1
+        while j >= 0 and cls[j] > v:
+            cls[j + 1] = cls[j]
+            j -= 1
+        cls[j + 1] = v
+    last = -1
+    for i in range(m):
+        if cls[i] >= 0 and cls[i] != last:
+            h = _mix(h, cls[i])
+            last = cls[i]
+    return np.int64(h & np.uint64(0x7FFFFFFFFFFFFFFF))
+
+
+@jit
+def _decision_keys(state, rules, know, seat, legal, m, scratch, abstract_of):
+    """Fine key, coarse key and number of abstract actions of `seat`'s decision.
+
+    `legal[:m]` are the core's legal actions; abstract_of[i] gets the abstract index of
+    legal[i]. scratch: int64 array of shape (5, k.MAX_LEGAL) (codes, sorted codes,
+    globals, classes, coarse features).
+    """
+    n = rules[k.R_N]
+    codes = scratch[0]
+    sorted_codes = scratch[1]
+    glob = scratch[2]
+    cls = scratch[3]
+    _features(state, rules, know, seat, codes, sorted_codes, glob)
+    count = _classes(state, rules, codes, legal, m, cls, abstract_of)
+    fine = _mix(np.uint64(_key_of(sorted_codes, n, glob)), count)
+    fine_key = np.int64(fine & np.uint64(0x7FFFFFFFFFFFFFFF))
+    coarse_key = _coarse_key(state, rules, know, seat, glob, cls, m, count, scratch[4])
+    return fine_key, coarse_key, count
+
+
+SCRATCH_ROWS = 5

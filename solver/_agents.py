@@ -20,6 +20,18 @@ HONEST = 1
 PARANOID = 2
 HEURISTIC = 3
 TABLE = 4
+NO_TABLE = -2      # _agent_probs of a bot: no table entry involved
+
+# decision kinds of the coverage counts (DK_*), and their categories (COV_*)
+DK_TURN = 0        # turn start: peek or use
+DK_AFTER_PEEK = 1  # silent or announce
+DK_RESPOND = 2     # challenge or pass
+DK_POWER = 3       # unmasking, picks, Witch keep/swap
+NUM_DECISION_KINDS = 4
+COV_LEARNED = 0    # an entry with at least the threshold of updates
+COV_THIN = 1       # an entry with fewer
+COV_NONE = 2       # no entry: played uniformly
+NUM_COVERAGE = 3
 
 P_BLUFF = 0        # heuristic: probability of claiming Robin/Sheriff with another card
 P_CHALLENGE = 1    # heuristic: challenge when P(claim true | what it knows) is below this
@@ -125,14 +137,20 @@ def _rule_probs(kind, params, state, rules, know, seat, legal, m, out):
 @jit
 def _table_probs(slots, keys, offset, nact, probs, state, rules, know, seat, legal, m,
                  scratch, abst, out):
-    """An abstracted strategy table: the entry's probability of each abstract action,
-    shared uniformly by the legal actions in it. Unknown situations: uniform over the
-    abstract actions (what training used for them). Returns the entry or -1."""
-    key, n = ab._abstract_decision(state, rules, know, seat, legal, m, scratch[0], scratch[1],
-                                   scratch[2], scratch[3], abst)
-    e = mc._find(slots, keys, key)
+    """An abstracted strategy table: the probability of each abstract action, from the
+    decision's fine entry if the table has one, else from its coarse entry (docs/
+    abstraction.md, "Two levels"), shared uniformly by the legal actions in it. With
+    neither, uniform over the abstract actions: the caller learns it from the
+    returned entry index, -1 (tournaments count such decisions). `scratch` has
+    ab.SCRATCH_ROWS rows."""
+    fine, coarse, n = ab._decision_keys(state, rules, know, seat, legal, m, scratch, abst)
+    e = mc._find(slots, keys, fine)
     if e >= 0 and nact[e] != n:
         e = -1
+    if e < 0:
+        e = mc._find(slots, keys, coarse)
+        if e >= 0 and nact[e] != n:
+            e = -1
     members = np.zeros(m, dtype=np.int64)
     for i in range(m):
         members[abst[i]] += 1
@@ -150,15 +168,17 @@ def _table_probs(slots, keys, offset, nact, probs, state, rules, know, seat, leg
 @jit
 def _agent_probs(kind, params, slots, keys, offset, nact, probs, state, rules, know, seat,
                  legal, m, scratch, abst, out):
-    """Probabilities of the legal actions legal[:m] for `seat`, written into out[:m]."""
+    """Probabilities of the legal actions legal[:m] for `seat`, written into out[:m].
+    Returns the table entry used (-1: none, uniform), NO_TABLE for bots."""
     if kind == TABLE:
-        _table_probs(slots, keys, offset, nact, probs, state, rules, know, seat, legal, m,
-                     scratch, abst, out)
-    elif kind == UNIFORM:
+        return _table_probs(slots, keys, offset, nact, probs, state, rules, know, seat,
+                            legal, m, scratch, abst, out)
+    if kind == UNIFORM:
         for i in range(m):
             out[i] = 1.0 / m
     else:
         _rule_probs(kind, params, state, rules, know, seat, legal, m, out)
+    return NO_TABLE
 
 
 @jit
@@ -166,11 +186,10 @@ def _seat_probs(kind, params, slots0, keys0, offset0, nact0, probs0, slots1, key
                 nact1, probs1, state, rules, know, seat, legal, m, scratch, abst, out):
     """_agent_probs for `seat`, reading the agent's table for that seat."""
     if seat == 0:
-        _agent_probs(kind, params, slots0, keys0, offset0, nact0, probs0, state, rules, know,
-                     seat, legal, m, scratch, abst, out)
-    else:
-        _agent_probs(kind, params, slots1, keys1, offset1, nact1, probs1, state, rules, know,
-                     seat, legal, m, scratch, abst, out)
+        return _agent_probs(kind, params, slots0, keys0, offset0, nact0, probs0, state,
+                            rules, know, seat, legal, m, scratch, abst, out)
+    return _agent_probs(kind, params, slots1, keys1, offset1, nact1, probs1, state, rules,
+                        know, seat, legal, m, scratch, abst, out)
 
 
 @jit
@@ -193,7 +212,7 @@ def _replay_probs(rules, history, kind, params, slots, keys, offset, nact, probs
     state, know = _replay(rules, history)
     seat = k._current_player(state)
     m = k._legal_actions(state, rules, out_actions)
-    scratch = np.empty((4, k.MAX_LEGAL), dtype=np.int64)
+    scratch = np.empty((ab.SCRATCH_ROWS, k.MAX_LEGAL), dtype=np.int64)
     abst = np.empty(k.MAX_LEGAL, dtype=np.int64)
     _agent_probs(kind, params, slots, keys, offset, nact, probs, state, rules, know, seat,
                  out_actions, m, scratch, abst, out_probs)
@@ -217,18 +236,46 @@ def _draw(actions, probs, m):
 
 
 @jit
+def _decision_kind(phase):
+    if phase == k.PH_TURN:
+        return DK_TURN
+    if phase == k.PH_AFTER_PEEK:
+        return DK_AFTER_PEEK
+    if phase == k.PH_RESPOND:
+        return DK_RESPOND
+    return DK_POWER
+
+
+@jit
+def _count_coverage(coverage, phase, entry, visits, min_visits):
+    """Count one table decision by kind and by how much its entry was trained."""
+    if entry == NO_TABLE:
+        return
+    if entry < 0:
+        c = COV_NONE
+    elif visits[entry] >= min_visits:
+        c = COV_LEARNED
+    else:
+        c = COV_THIN
+    coverage[_decision_kind(phase), c] += 1
+
+
+@jit
 def _play(rules, rounds, seed, a_seat, kinds, params, slots0, keys0, offset0, nact0, probs0,
-          slots1, keys1, offset1, nact1, probs1, results, lengths):
+          visits0, slots1, keys1, offset1, nact1, probs1, visits1, min_visits, results,
+          lengths, coverage):
     """Play `rounds` rounds with agent 0 in seat `a_seat` and agent 1 in the other.
 
     results[0..2] += (agent 0 wins, draws, agent 1 wins); results[3] += turn-cap draws;
-    lengths[t] += rounds that lasted t turns.
+    lengths[t] += rounds that lasted t turns; coverage[agent, DK_*, COV_*] += table
+    decisions by kind and by the updates of the entry played (visits*, at least
+    `min_visits` counts as learned).
     """
     np.random.seed(seed)
     legal = np.empty(k.MAX_LEGAL, dtype=np.int64)
     chance_p = np.empty(k.MAX_CHANCE_OUTCOMES, dtype=np.float64)
     probs = np.empty(k.MAX_LEGAL, dtype=np.float64)
-    scratch = np.empty((4, k.MAX_LEGAL), dtype=np.int64)
+    scratch = np.empty((ab.SCRATCH_ROWS, k.MAX_LEGAL), dtype=np.int64)
     abst = np.empty(k.MAX_LEGAL, dtype=np.int64)
     before = np.empty(k.S_SIZE, dtype=np.int64)
     for _ in range(rounds):
@@ -243,11 +290,15 @@ def _play(rules, rounds, seed, a_seat, kinds, params, slots0, keys0, offset0, na
                 m = k._legal_actions(state, rules, legal)
                 agent = 0 if cur == a_seat else 1
                 if agent == 0:
-                    _agent_probs(kinds[0], params[0], slots0, keys0, offset0, nact0, probs0,
-                                 state, rules, know, cur, legal, m, scratch, abst, probs)
+                    e = _agent_probs(kinds[0], params[0], slots0, keys0, offset0, nact0,
+                                     probs0, state, rules, know, cur, legal, m, scratch, abst,
+                                     probs)
+                    _count_coverage(coverage[0], state[k.S_PHASE], e, visits0, min_visits)
                 else:
-                    _agent_probs(kinds[1], params[1], slots1, keys1, offset1, nact1, probs1,
-                                 state, rules, know, cur, legal, m, scratch, abst, probs)
+                    e = _agent_probs(kinds[1], params[1], slots1, keys1, offset1, nact1,
+                                     probs1, state, rules, know, cur, legal, m, scratch, abst,
+                                     probs)
+                    _count_coverage(coverage[1], state[k.S_PHASE], e, visits1, min_visits)
                 a = _draw(legal, probs, m)
             before[:] = state
             k._apply_action(state, rules, a)

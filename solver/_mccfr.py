@@ -1,27 +1,39 @@
-"""Monte Carlo CFR over the information abstraction (numba kernels; docs/mccfr.md).
+"""Monte Carlo CFR over the two-level information abstraction (numba kernels;
+docs/mccfr.md).
 
 Two seat tables, one per seat (the abstraction key includes the seat, so they never
 share an entry). A batch runs one worker per seat: worker i traverses for seat i,
-writes seat i's regrets (and inserts seat i's entries) and writes the *other* table's
-average-strategy sums (external sampling) or its own (outcome sampling). The other
-seat's policy is read from a snapshot taken at the start of the batch, and only
-entries that existed then are visible across seats. Writes never overlap, no read
-depends on the other worker's progress, so a batch gives the same arrays whether its
-two workers run in two threads or one after the other: runs are reproducible from a
-seed whatever the worker count, and resume is exact.
+writes seat i's regrets and visit counts (and inserts seat i's entries) and writes the
+*other* table's average-strategy sums. The other seat's policy is read from a snapshot
+taken at the start of the batch, and only entries that existed then are visible across
+seats. Writes never overlap, no read depends on the other worker's progress, so a
+batch gives the same arrays whether its two workers run in two threads or one after
+the other: runs are reproducible from a seed whatever the worker count, and resume is
+exact.
 
-Table of a seat (arrays; see solver.mccfr.SeatTable):
-  slots[cap]      open addressing (linear probing), entry index or -1; cap a power of 2
-  keys[E]         abstraction key of each entry
-  offset[E]       first action slot of each entry
-  nact[E]         number of abstract actions
-  regret[A]       cumulative regrets (float32)
-  ssum[A]         cumulative average-strategy weights (float32)
-  snap[A]         regret-matching strategy at the batch start (float32)
-  meta[8]         M_* counters
+Each decision has a coarse entry and, once that has `CFG_FINE_VISITS` updates, a fine
+entry (solver._abstraction). Both are updated with the same action values; the policy
+a seat plays is the fine entry's once it has `CFG_FINE_VISITS` updates of its own
+("ready"), the coarse entry's before that.
+
+The traversal ("probe-sampled external sampling"): chance and the opponent are
+sampled; at a traverser decision every action gets a value estimate and a regret
+update. While the product of the branchings expanded above stays within
+`CFG_MAX_BRANCHING`, every action is expanded recursively (external sampling);
+beyond, one action is followed (drawn from the current policy mixed with
+`CFG_EXPLORATION` uniform) and every other action is valued by one *probe*: a single
+playout where both seats play their current policies (Gibson et al. 2012, "Generalized
+sampling and variance in counterfactual regret minimization"). Traverser moves are
+never importance-weighted: a visit's updates count 1 whatever led there (the weights
+that compound along a path are what swamped earlier runs; docs/mccfr.md discusses the
+bias this accepts). Actions whose regret is below `CFG_PRUNE_BELOW` and that every
+level plays with probability 0 are skipped with probability `CFG_PRUNE_PROBABILITY`
+(regret-based pruning, as in Pluribus).
 """
 
 from __future__ import annotations
+
+from collections import namedtuple
 
 import numpy as np
 
@@ -30,6 +42,21 @@ from game_def._jit import jit
 
 from . import _abstraction as ab
 
+# ----- a seat's table --------------------------------------------------------------------
+Table = namedtuple("Table", ["slots", "keys", "level", "offset", "nact", "visits", "ready",
+                             "regret", "ssum", "snap", "meta"])
+"""slots[cap]  open addressing (linear probing), entry index or -1; cap a power of 2
+keys[E]      abstraction key of each entry
+level[E]     ab.FINE or ab.COARSE (int8)
+offset[E]    first action slot of each entry
+nact[E]      number of abstract actions
+visits[E]    regret updates so far
+ready[E]     1 if the entry had CFG_FINE_VISITS updates at the batch start (int8)
+regret[A]    cumulative regrets (float64)
+ssum[A]      cumulative average-strategy weights (float64)
+snap[A]      regret-matching strategy at the batch start (float32)
+meta[M_SIZE] counters (M_*)"""
+
 M_ENTRIES = 0     # entries in use
 M_USED = 1        # action slots in use
 M_FROZEN = 2      # entries visible to the other worker this batch
@@ -37,10 +64,20 @@ M_OVERFLOW = 3    # inserts refused because the table was full
 M_MISMATCH = 4    # lookups whose action count disagreed with the entry (must stay 0)
 M_DEEP = 5        # traversals cut at the depth limit (must stay 0)
 M_SLOT_CAPACITY = 6   # length of regret/ssum/snap (set by the owner of the arrays)
-M_SIZE = 8
+M_PRUNED = 7      # actions skipped by regret-based pruning
+M_PROBES = 8      # probe playouts
+M_SIZE = 10
 
-EXTERNAL = 0
-OUTCOME = 1
+# ----- run settings: one float64 array (solver.mccfr.MCCFRConfig.settings_array) ----------
+CFG_EXPLORATION = 0       # uniform share of the followed action at a probe decision
+CFG_MAX_BRANCHING = 1     # expand every action while the expanded branchings multiply to <=
+CFG_PRUNE_BELOW = 2       # regret below which a zero-probability action may be skipped
+CFG_PRUNE_PROBABILITY = 3
+CFG_FINE_VISITS = 4       # updates after which a fine entry is played (< 0: coarse only)
+CFG_OWN_AVERAGE = 5       # 1: average strategy at the traverser's own decisions, weighted
+                          # by its reach (exploiters: the fixed side learns nothing);
+                          # 0: at the opponent's decisions (external sampling's rule)
+CFG_SIZE = 6
 
 MAX_DEPTH = 2048
 
@@ -98,40 +135,47 @@ def _find(slots, keys, key):
 
 
 @jit
-def _find_frozen(slots, keys, meta, key):
+def _find_frozen(table, key):
     """Entry of `key` if it existed at the batch start, else -1 (safe while the owner
     inserts: an entry present then is reached through slots all filled before)."""
-    frozen = meta[M_FROZEN]
+    frozen = table.meta[M_FROZEN]
+    slots = table.slots
     mask = len(slots) - 1
     h = key & mask
     while True:
         e = slots[h]
         if e < 0 or e >= frozen:
             return -1
-        if keys[e] == key:
+        if table.keys[e] == key:
             return e
         h = (h + 1) & mask
 
 
 @jit
-def _find_or_insert(slots, keys, offset, nact, meta, key, n):
+def _find_or_insert(table, key, n, level):
     """Entry of `key`, inserted with n actions if new; -1 if the table is full."""
+    slots = table.slots
+    meta = table.meta
     mask = len(slots) - 1
     h = key & mask
     while True:
         e = slots[h]
         if e < 0:
             break
-        if keys[e] == key:
+        if table.keys[e] == key:
             return e
         h = (h + 1) & mask
     e = meta[M_ENTRIES]
-    if e >= len(keys) or meta[M_USED] + n > meta[M_SLOT_CAPACITY] or 2 * (e + 1) > len(slots):
+    if (e >= len(table.keys) or meta[M_USED] + n > meta[M_SLOT_CAPACITY]
+            or 2 * (e + 1) > len(slots)):
         meta[M_OVERFLOW] += 1
         return -1
-    keys[e] = key
-    offset[e] = meta[M_USED]
-    nact[e] = n
+    table.keys[e] = key
+    table.level[e] = level
+    table.offset[e] = meta[M_USED]
+    table.nact[e] = n
+    table.visits[e] = 0
+    table.ready[e] = 0
     meta[M_USED] += n
     meta[M_ENTRIES] = e + 1
     slots[h] = e            # published last: readers see a complete entry
@@ -155,22 +199,26 @@ def _regret_matching(regret, off, n, out):
 
 
 @jit
-def _refresh_snapshot(meta, offset, nact, regret, snap):
-    """Freeze the entries present now and store their regret-matching strategy."""
-    entries = meta[M_ENTRIES]
+def _refresh_snapshot(table, fine_visits):
+    """Freeze the entries present now, store their regret-matching strategy and whether
+    they are ready to be played (fine entries with at least `fine_visits` updates)."""
+    entries = table.meta[M_ENTRIES]
     buf = np.empty(ab.MAX_ABSTRACT, dtype=np.float64)
     for e in range(entries):
-        off = offset[e]
-        n = nact[e]
-        _regret_matching(regret, off, n, buf)
+        off = table.offset[e]
+        n = table.nact[e]
+        _regret_matching(table.regret, off, n, buf)
         for j in range(n):
-            snap[off + j] = buf[j]
-    meta[M_FROZEN] = entries
+            table.snap[off + j] = buf[j]
+        table.ready[e] = 1 if fine_visits >= 0 and table.visits[e] >= fine_visits else 0
+    table.meta[M_FROZEN] = entries
 
 
 @jit
-def _discount(meta, regret, ssum, positive, negative, average):
-    used = meta[M_USED]
+def _discount(table, positive, negative, average):
+    used = table.meta[M_USED]
+    regret = table.regret
+    ssum = table.ssum
     for i in range(used):
         r = regret[i]
         regret[i] = r * positive if r > 0 else r * negative
@@ -186,6 +234,78 @@ def _rehash(keys, entries, slots):
         while slots[h] >= 0:
             h = (h + 1) & mask
         slots[h] = e
+
+
+# ----- policies ---------------------------------------------------------------------------
+@jit
+def _own_policy(table, cfg, fine_key, coarse_key, n, insert, sig, sig_c, sig_f):
+    """The traverser's current policies at a decision: coarse (sig_c), fine (sig_f) and
+    the one it plays (sig). Entries are inserted when `insert`. Returns (fine entry,
+    coarse entry), -1 where there is none."""
+    if insert:
+        ec = _find_or_insert(table, coarse_key, n, ab.COARSE)
+    else:
+        ec = _find(table.slots, table.keys, coarse_key)
+    if ec >= 0 and table.nact[ec] != n:
+        table.meta[M_MISMATCH] += 1
+        ec = -1
+    ef = -1
+    if cfg[CFG_FINE_VISITS] >= 0:
+        # a fine entry is created only once its coarse entry is trained: the fine level
+        # refines the situations met often enough to learn them separately
+        if insert and ec >= 0 and table.visits[ec] >= cfg[CFG_FINE_VISITS]:
+            ef = _find_or_insert(table, fine_key, n, ab.FINE)
+        else:
+            ef = _find(table.slots, table.keys, fine_key)
+        if ef >= 0 and table.nact[ef] != n:
+            table.meta[M_MISMATCH] += 1
+            ef = -1
+    if ec >= 0:
+        _regret_matching(table.regret, table.offset[ec], n, sig_c)
+    else:
+        for j in range(n):
+            sig_c[j] = 1.0 / n
+    if ef >= 0:
+        _regret_matching(table.regret, table.offset[ef], n, sig_f)
+    else:
+        for j in range(n):
+            sig_f[j] = sig_c[j]
+    use_fine = ef >= 0 and table.visits[ef] >= cfg[CFG_FINE_VISITS]
+    for j in range(n):
+        sig[j] = sig_f[j] if use_fine else sig_c[j]
+    return ef, ec
+
+
+@jit
+def _opponent_policy(table, fine_key, coarse_key, n, sig, sig_c, sig_f, counters):
+    """The opponent's snapshot policies (entries present at the batch start only);
+    returns (fine entry, coarse entry)."""
+    ec = _find_frozen(table, coarse_key)
+    if ec >= 0 and table.nact[ec] != n:
+        counters[M_MISMATCH] += 1
+        ec = -1
+    ef = _find_frozen(table, fine_key)
+    if ef >= 0 and table.nact[ef] != n:
+        counters[M_MISMATCH] += 1
+        ef = -1
+    if ec >= 0:
+        off = table.offset[ec]
+        for j in range(n):
+            sig_c[j] = table.snap[off + j]
+    else:
+        for j in range(n):
+            sig_c[j] = 1.0 / n
+    if ef >= 0:
+        off = table.offset[ef]
+        for j in range(n):
+            sig_f[j] = table.snap[off + j]
+    else:
+        for j in range(n):
+            sig_f[j] = sig_c[j]
+    use_fine = ef >= 0 and table.ready[ef] == 1
+    for j in range(n):
+        sig[j] = sig_f[j] if use_fine else sig_c[j]
+    return ef, ec
 
 
 # ----- one worker -------------------------------------------------------------------------
@@ -214,321 +334,305 @@ def _concrete(abstract_of, m, j, rng):
 
 
 @jit
-def _child(states, knows, d, rules, action):
-    states[d + 1, :] = states[d]
-    k._apply_action(states[d + 1], rules, action)
-    knows[d + 1, :] = knows[d]
-    ab._observe(knows[d + 1], states[d], action, states[d + 1], rules)
-
-
-@jit
 def _sample_chance(state, rules, legal, chance_p, rng):
     c = k._chance_outcomes(state, rules, legal, chance_p)
     return legal[_pick(chance_p, c, rng)]
 
 
-# per-depth bookkeeping of the iterative traversals (F_* columns of `frames`)
-F_KIND = 0        # PASS_UP (chance, sampled opponent) or EXPAND (traverser, all actions)
-F_NEXT = 1        # next abstract action to expand
+Workspace = namedtuple("Workspace", ["states", "knows", "legal", "abst", "sig", "sig_c",
+                                     "sig_f", "vals", "frames", "reach", "scratch",
+                                     "probe_state", "probe_know", "probe_before"])
+
+
+@jit
+def _workspace():
+    """Per-depth buffers of one worker's traversals."""
+    return Workspace(np.empty((MAX_DEPTH, k.S_SIZE), dtype=np.int64),
+                     np.empty((MAX_DEPTH, ab.K_SIZE), dtype=np.int64),
+                     np.empty((MAX_DEPTH, k.MAX_LEGAL), dtype=np.int64),
+                     np.empty((MAX_DEPTH, k.MAX_LEGAL), dtype=np.int64),
+                     np.empty((MAX_DEPTH, k.MAX_LEGAL), dtype=np.float64),
+                     np.empty((MAX_DEPTH, k.MAX_LEGAL), dtype=np.float64),
+                     np.empty((MAX_DEPTH, k.MAX_LEGAL), dtype=np.float64),
+                     np.empty((MAX_DEPTH, k.MAX_LEGAL), dtype=np.float64),
+                     np.zeros((MAX_DEPTH, F_SIZE), dtype=np.int64),
+                     np.ones(MAX_DEPTH, dtype=np.float64),
+                     np.empty((ab.SCRATCH_ROWS, k.MAX_LEGAL), dtype=np.int64),
+                     np.empty(k.S_SIZE, dtype=np.int64),
+                     np.empty(ab.K_SIZE, dtype=np.int64),
+                     np.empty(k.S_SIZE, dtype=np.int64))
+
+
+@jit
+def _child(ws, d, rules, action):
+    ws.states[d + 1, :] = ws.states[d]
+    k._apply_action(ws.states[d + 1], rules, action)
+    ws.knows[d + 1, :] = ws.knows[d]
+    ab._observe(ws.knows[d + 1], ws.states[d], action, ws.states[d + 1], rules)
+
+
+# per-depth bookkeeping of the iterative traversal (F_* columns of ws.frames)
+F_KIND = 0        # PASS_UP, EXPAND or PROBE
+F_NEXT = 1        # next abstract action to expand (EXPAND)
 F_ACTIONS = 2     # number of abstract actions
 F_LEGAL = 3       # number of legal actions
-F_ENTRY = 4       # table entry, -1 if none
-F_PLAYER = 5
-F_CHOSEN = 6      # abstract action sampled
+F_FINE = 4        # fine entry, -1 if none
+F_COARSE = 5      # coarse entry, -1 if none
+F_CHOSEN = 6      # the action followed (PROBE)
 F_BRANCH = 7      # product of the traverser's expanded branchings above this depth
 F_SIZE = 8
 PASS_UP = 0       # chance or opponent: the child's value passes up unchanged
-EXPAND = 1        # traverser, every action expanded (regrets updated here)
-SAMPLED = 2       # traverser, one action sampled (importance-weighted)
-# per-depth reals of outcome sampling (R_* columns of `reals`)
-R_MY = 0
-R_OPP = 1
-R_SAMPLE = 2
-R_Q = 3           # probability with which the traverser's action was sampled
-R_W = 4           # importance weight of updates at this depth (external sampling)
-R_SIZE = 5
+EXPAND = 1        # traverser, every action expanded
+PROBE = 2         # traverser, one action followed, the others probed
 
 
 @jit
-def _lookup_own(state, rules, know, cur, legal_d, m, scratch, abst_d,
-                own_slots, own_keys, own_off, own_nact, own_meta, own_regret, sigma):
-    """Key the traverser's decision, find or insert its entry, write its current
-    strategy into sigma; returns (entry or -1, abstract action count)."""
-    key, n = ab._abstract_decision(state, rules, know, cur, legal_d, m, scratch[0],
-                                   scratch[1], scratch[2], scratch[3], abst_d)
-    e = _find_or_insert(own_slots, own_keys, own_off, own_nact, own_meta, key, n)
-    if e >= 0 and own_nact[e] != n:
-        own_meta[M_MISMATCH] += 1
-        e = -1
-    if e >= 0:
-        _regret_matching(own_regret, own_off[e], n, sigma)
-    else:
-        for j in range(n):
-            sigma[j] = 1.0 / n
-    return e, n
+def _probe(seat, own, opp, cfg, rules, rng, ws, d, action):
+    """One playout after `action` at depth d, both seats on their current policies
+    (no inserts); returns its payoff for `seat` and counts its nodes in ws.frames."""
+    state = ws.probe_state
+    know = ws.probe_know
+    before = ws.probe_before
+    state[:] = ws.states[d]
+    know[:] = ws.knows[d]
+    k._apply_action(state, rules, action)
+    ab._observe(know, ws.states[d], action, state, rules)
+    legal = ws.legal[MAX_DEPTH - 1]
+    abst = ws.abst[MAX_DEPTH - 1]
+    sig = ws.sig[MAX_DEPTH - 1]
+    sig_c = ws.sig_c[MAX_DEPTH - 1]
+    sig_f = ws.sig_f[MAX_DEPTH - 1]
+    nodes = 1
+    while state[k.S_PHASE] != k.PH_TERMINAL:
+        nodes += 1
+        if nodes > MAX_DEPTH:
+            own.meta[M_DEEP] += 1
+            break
+        cur = k._current_player(state)
+        if cur == k.CHANCE_PLAYER:
+            a = _sample_chance(state, rules, legal, sig, rng)
+        else:
+            m = k._legal_actions(state, rules, legal)
+            fk, ck, n = ab._decision_keys(state, rules, know, cur, legal, m, ws.scratch,
+                                          abst)
+            if cur == seat:
+                _own_policy(own, cfg, fk, ck, n, False, sig, sig_c, sig_f)
+            else:
+                _opponent_policy(opp, fk, ck, n, sig, sig_c, sig_f, own.meta)
+            j = _pick(sig, n, rng)
+            a = legal[_concrete(abst, m, j, rng)]
+        before[:] = state
+        k._apply_action(state, rules, a)
+        ab._observe(know, before, a, state, rules)
+    own.meta[M_PROBES] += 1
+    ws.frames[MAX_DEPTH - 1, 0] += nodes
+    return _payoff(state, seat)
 
 
 @jit
-def _lookup_opponent(state, rules, know, cur, legal_d, m, scratch, abst_d, own_meta,
-                     opp_slots, opp_keys, opp_off, opp_nact, opp_meta, opp_snap, sigma):
-    """Key the opponent's decision and read its snapshot strategy into sigma (uniform
-    for entries the opponent did not have at the batch start)."""
-    key, n = ab._abstract_decision(state, rules, know, cur, legal_d, m, scratch[0],
-                                   scratch[1], scratch[2], scratch[3], abst_d)
-    e = _find_frozen(opp_slots, opp_keys, opp_meta, key)
-    if e >= 0 and opp_nact[e] != n:
-        own_meta[M_MISMATCH] += 1
-        e = -1
-    if e >= 0:
-        off = opp_off[e]
-        for j in range(n):
-            sigma[j] = opp_snap[off + j]
-    else:
-        for j in range(n):
-            sigma[j] = 1.0 / n
-    return e, n
+def _prunable(cfg, regret, off, j, sig, sig_c, sig_f, rng):
+    """Skip action j this time? Only actions every level plays with probability 0."""
+    if regret[off + j] >= cfg[CFG_PRUNE_BELOW]:
+        return False
+    if sig[j] > 0 or sig_c[j] > 0 or sig_f[j] > 0:
+        return False
+    return _uniform(rng) < cfg[CFG_PRUNE_PROBABILITY]
 
 
 @jit
-def _external(seat, expand_p, max_branching, epsilon, rules, rng, states, knows, legal,
-              abst, sig, vals, frames, reals, scratch,
-              own_slots, own_keys, own_off, own_nact, own_meta, own_regret,
-              opp_slots, opp_keys, opp_off, opp_nact, opp_meta, opp_snap, opp_ssum):
-    """One external-sampling traversal for `seat` from states[0]/knows[0].
+def _update(table, e, n, vals, level_sig):
+    """Regrets of entry e from the action values (NaN: pruned, no update)."""
+    if e < 0:
+        return
+    value = 0.0
+    for j in range(n):
+        if not np.isnan(vals[j]):
+            value += level_sig[j] * vals[j]
+    off = table.offset[e]
+    for j in range(n):
+        if not np.isnan(vals[j]):
+            table.regret[off + j] += vals[j] - value
+    table.visits[e] += 1
 
-    Chance and the opponent are sampled; the traverser's actions are all expanded at a
-    decision with probability `expand_p` while the product of expanded branchings on the
-    path stays within `max_branching`; otherwise one action is sampled (epsilon-uniform
-    mixed with the current strategy) and everything below is importance-weighted, so
-    the counterfactual values stay unbiased. expand_p=1 with an unbounded budget is
-    plain external sampling. Iterative (an explicit stack of depths). Returns the
-    number of nodes visited.
-    """
+
+@jit
+def _traverse(seat, own, opp, cfg, rules, rng, ws):
+    """One traversal for `seat` from ws.states[0]/ws.knows[0] (the module docstring
+    says how it samples). Iterative (an explicit stack of depths). Returns the number
+    of nodes visited, probes included."""
     d = 0
     entering = True
     ret = 0.0
     visited = 0
-    reals[0, R_W] = 1.0
+    frames = ws.frames
     frames[0, F_BRANCH] = 1
+    frames[MAX_DEPTH - 1, 0] = 0
+    max_branching = cfg[CFG_MAX_BRANCHING]
+    own_average = cfg[CFG_OWN_AVERAGE] > 0
+    reach = ws.reach
+    reach[0] = 1.0
     while True:
         if entering:
             visited += 1
-            state = states[d]
+            state = ws.states[d]
             if state[k.S_PHASE] == k.PH_TERMINAL:
                 ret = _payoff(state, seat)
                 entering = False
                 continue
-            if d + 1 >= MAX_DEPTH:
-                own_meta[M_DEEP] += 1
+            if d + 2 >= MAX_DEPTH:
+                own.meta[M_DEEP] += 1
                 ret = 0.0
                 entering = False
                 continue
             cur = k._current_player(state)
-            w = reals[d, R_W]
             frames[d, F_KIND] = PASS_UP
-            reals[d + 1, R_W] = w
             frames[d + 1, F_BRANCH] = frames[d, F_BRANCH]
+            reach[d + 1] = reach[d]
             if cur == k.CHANCE_PLAYER:
-                a = _sample_chance(state, rules, legal[d], sig[d], rng)
-                _child(states, knows, d, rules, a)
+                a = _sample_chance(state, rules, ws.legal[d], ws.sig[d], rng)
+                _child(ws, d, rules, a)
                 d += 1
                 continue
-            m = k._legal_actions(state, rules, legal[d])
+            legal = ws.legal[d]
+            abst = ws.abst[d]
+            m = k._legal_actions(state, rules, legal)
             frames[d, F_LEGAL] = m
-            if cur == seat:
-                e, n = _lookup_own(state, rules, knows[d], cur, legal[d], m, scratch, abst[d],
-                                   own_slots, own_keys, own_off, own_nact, own_meta,
-                                   own_regret, sig[d])
-                frames[d, F_ENTRY] = e
-                frames[d, F_ACTIONS] = n
-                if frames[d, F_BRANCH] * n <= max_branching and (
-                        expand_p >= 1.0 or _uniform(rng) < expand_p):
-                    frames[d, F_KIND] = EXPAND
-                    frames[d, F_NEXT] = 0
-                    frames[d + 1, F_BRANCH] = frames[d, F_BRANCH] * n
-                    i = _concrete(abst[d], m, 0, rng)
-                else:
-                    frames[d, F_KIND] = SAMPLED
-                    if _uniform(rng) < epsilon:
-                        j = _below(rng, n)
-                    else:
-                        j = _pick(sig[d], n, rng)
-                    q = epsilon / n + (1.0 - epsilon) * sig[d, j]
-                    frames[d, F_CHOSEN] = j
-                    reals[d, R_Q] = q
-                    reals[d + 1, R_W] = w / q
-                    i = _concrete(abst[d], m, j, rng)
-                _child(states, knows, d, rules, legal[d, i])
+            fk, ck, n = ab._decision_keys(state, rules, ws.knows[d], cur, legal, m,
+                                          ws.scratch, abst)
+            frames[d, F_ACTIONS] = n
+            sig = ws.sig[d]
+            sig_c = ws.sig_c[d]
+            sig_f = ws.sig_f[d]
+            if cur != seat:
+                ef, ec = _opponent_policy(opp, fk, ck, n, sig, sig_c, sig_f, own.meta)
+                # external sampling: the opponent's average strategy, at its own level
+                if own_average:
+                    ec = -1
+                    ef = -1
+                if ec >= 0:
+                    off = opp.offset[ec]
+                    for j in range(n):
+                        opp.ssum[off + j] += sig_c[j]
+                if ef >= 0:
+                    off = opp.offset[ef]
+                    for j in range(n):
+                        opp.ssum[off + j] += sig_f[j]
+                j = _pick(sig, n, rng)
+                _child(ws, d, rules, legal[_concrete(abst, m, j, rng)])
                 d += 1
                 continue
-            e, n = _lookup_opponent(state, rules, knows[d], cur, legal[d], m, scratch,
-                                    abst[d], own_meta, opp_slots, opp_keys, opp_off,
-                                    opp_nact, opp_meta, opp_snap, sig[d])
-            if e >= 0:
-                off = opp_off[e]
-                for j in range(n):
-                    opp_ssum[off + j] += np.float32(w * sig[d, j])
-            j = _pick(sig[d], n, rng)
-            i = _concrete(abst[d], m, j, rng)
-            _child(states, knows, d, rules, legal[d, i])
+            ef, ec = _own_policy(own, cfg, fk, ck, n, True, sig, sig_c, sig_f)
+            frames[d, F_FINE] = ef
+            frames[d, F_COARSE] = ec
+            if own_average:
+                # own reach: expanded decisions multiply it, followed ones are sampled
+                # on-policy (their frequency carries it)
+                w = reach[d]
+                if ec >= 0:
+                    off = own.offset[ec]
+                    for j in range(n):
+                        own.ssum[off + j] += w * sig_c[j]
+                if ef >= 0:
+                    off = own.offset[ef]
+                    for j in range(n):
+                        own.ssum[off + j] += w * sig_f[j]
+            # regret of the played level decides pruning
+            played = ef if (ef >= 0 and own.visits[ef] >= cfg[CFG_FINE_VISITS]) else ec
+            vals = ws.vals[d]
+            for j in range(n):
+                vals[j] = 0.0
+                if played >= 0 and _prunable(cfg, own.regret, own.offset[played], j, sig,
+                                             sig_c, sig_f, rng):
+                    vals[j] = np.nan
+                    own.meta[M_PRUNED] += 1
+            if frames[d, F_BRANCH] * n <= max_branching:
+                frames[d, F_KIND] = EXPAND
+                frames[d + 1, F_BRANCH] = frames[d, F_BRANCH] * n
+                j = 0
+                while np.isnan(vals[j]):
+                    j += 1
+                frames[d, F_NEXT] = j
+                reach[d + 1] = reach[d] * sig[j]
+            else:
+                frames[d, F_KIND] = PROBE
+                # the action followed: current policy mixed with uniform exploration
+                eps = cfg[CFG_EXPLORATION]
+                if _uniform(rng) < eps:
+                    j = _below(rng, n)
+                    while np.isnan(vals[j]):
+                        j = _below(rng, n)
+                else:
+                    j = _pick(sig, n, rng)
+                frames[d, F_CHOSEN] = j
+                for jj in range(n):
+                    if jj != j and not np.isnan(vals[jj]):
+                        vals[jj] = _probe(seat, own, opp, cfg, rules, rng, ws, d,
+                                          legal[_concrete(abst, m, jj, rng)])
+            _child(ws, d, rules, legal[_concrete(abst, m, j, rng)])
             d += 1
             continue
         # returning `ret` to depth d - 1
         if d == 0:
-            return visited
+            return visited + frames[MAX_DEPTH - 1, 0]
         d -= 1
         kind = frames[d, F_KIND]
         if kind == PASS_UP:
             continue
-        if kind == SAMPLED:
-            j = frames[d, F_CHOSEN]
-            ret = sig[d, j] * ret / reals[d, R_Q]
-            continue
-        j = frames[d, F_NEXT]
-        vals[d, j] = ret
         n = frames[d, F_ACTIONS]
-        if j + 1 < n:
-            frames[d, F_NEXT] = j + 1
-            i = _concrete(abst[d], frames[d, F_LEGAL], j + 1, rng)
-            _child(states, knows, d, rules, legal[d, i])
-            d += 1
-            entering = True
-            continue
+        vals = ws.vals[d]
+        if kind == EXPAND:
+            j = frames[d, F_NEXT]
+            vals[j] = ret
+            j += 1
+            while j < n and np.isnan(vals[j]):
+                j += 1
+            if j < n:
+                frames[d, F_NEXT] = j
+                reach[d + 1] = reach[d] * ws.sig[d, j]
+                _child(ws, d, rules, ws.legal[d, _concrete(ws.abst[d], frames[d, F_LEGAL],
+                                                           j, rng)])
+                d += 1
+                entering = True
+                continue
+        else:
+            vals[frames[d, F_CHOSEN]] = ret
+        _update(own, frames[d, F_COARSE], n, vals, ws.sig_c[d])
+        _update(own, frames[d, F_FINE], n, vals, ws.sig_f[d])
         value = 0.0
-        for jj in range(n):
-            value += sig[d, jj] * vals[d, jj]
-        e = frames[d, F_ENTRY]
-        if e >= 0:
-            off = own_off[e]
-            w = reals[d, R_W]
-            for jj in range(n):
-                own_regret[off + jj] += np.float32(w * (vals[d, jj] - value))
+        sig = ws.sig[d]
+        for j in range(n):
+            if not np.isnan(vals[j]):
+                value += sig[j] * vals[j]
         ret = value
 
 
 @jit
-def _outcome(seat, epsilon, rules, rng, states, knows, legal, abst, sig, frames, reals,
-             scratch, own_slots, own_keys, own_off, own_nact, own_meta, own_regret, own_ssum,
-             opp_slots, opp_keys, opp_off, opp_nact, opp_meta, opp_snap):
-    """One outcome-sampling episode for `seat` (epsilon-exploration on its own actions,
-    stochastically weighted averaging at its own decisions). Returns nodes visited."""
-    d = 0
-    my_reach = 1.0
-    opp_reach = 1.0
-    sample_reach = 1.0
-    while True:
-        state = states[d]
-        if state[k.S_PHASE] == k.PH_TERMINAL or d + 1 >= MAX_DEPTH:
-            if state[k.S_PHASE] != k.PH_TERMINAL:
-                own_meta[M_DEEP] += 1
-            break
-        cur = k._current_player(state)
-        frames[d, F_KIND] = PASS_UP
-        if cur == k.CHANCE_PLAYER:
-            a = _sample_chance(state, rules, legal[d], sig[d], rng)
-            _child(states, knows, d, rules, a)
-            d += 1
-            continue
-        m = k._legal_actions(state, rules, legal[d])
-        if cur == seat:
-            e, n = _lookup_own(state, rules, knows[d], cur, legal[d], m, scratch, abst[d],
-                               own_slots, own_keys, own_off, own_nact, own_meta,
-                               own_regret, sig[d])
-            if _uniform(rng) < epsilon:
-                j = _below(rng, n)
-            else:
-                j = _pick(sig[d], n, rng)
-            q = epsilon / n + (1.0 - epsilon) * sig[d, j]
-            frames[d, F_KIND] = EXPAND
-            frames[d, F_ENTRY] = e
-            frames[d, F_ACTIONS] = n
-            frames[d, F_CHOSEN] = j
-            reals[d, R_MY] = my_reach
-            reals[d, R_OPP] = opp_reach
-            reals[d, R_SAMPLE] = sample_reach
-            reals[d, R_Q] = q
-            my_reach *= sig[d, j]
-            sample_reach *= q
-        else:
-            e, n = _lookup_opponent(state, rules, knows[d], cur, legal[d], m, scratch,
-                                    abst[d], own_meta, opp_slots, opp_keys, opp_off,
-                                    opp_nact, opp_meta, opp_snap, sig[d])
-            j = _pick(sig[d], n, rng)
-            opp_reach *= sig[d, j]
-            sample_reach *= sig[d, j]
-        i = _concrete(abst[d], m, j, rng)
-        _child(states, knows, d, rules, legal[d, i])
-        d += 1
-    visited = d + 1
-    value = _payoff(states[d], seat)   # importance-weighted value of the subtree below
-    while d > 0:
-        d -= 1
-        if frames[d, F_KIND] != EXPAND:
-            continue
-        n = frames[d, F_ACTIONS]
-        j = frames[d, F_CHOSEN]
-        q = reals[d, R_Q]
-        child = value / q
-        node_value = sig[d, j] * child
-        e = frames[d, F_ENTRY]
-        if e >= 0:
-            off = own_off[e]
-            w = reals[d, R_OPP] / reals[d, R_SAMPLE]
-            avg = reals[d, R_MY] / reals[d, R_SAMPLE]
-            for jj in range(n):
-                action_value = child if jj == j else 0.0
-                own_regret[off + jj] += np.float32(w * (action_value - node_value))
-                own_ssum[off + jj] += np.float32(avg * sig[d, jj])
-        value = node_value
-    return visited
-
-
-@jit
-def _run_worker(seat, sampling, iterations, epsilon, expand_p, max_branching, rules, rng,
-                own_slots, own_keys, own_off, own_nact, own_meta, own_regret, own_ssum,
-                opp_slots, opp_keys, opp_off, opp_nact, opp_meta, opp_snap, opp_ssum):
+def _run_worker(seat, iterations, cfg, rules, rng, own, opp):
     """Run `iterations` traversals for `seat`; returns the number of nodes visited."""
-    states = np.empty((MAX_DEPTH, k.S_SIZE), dtype=np.int64)
-    knows = np.empty((MAX_DEPTH, ab.K_SIZE), dtype=np.int64)
-    legal = np.empty((MAX_DEPTH, k.MAX_LEGAL), dtype=np.int64)
-    abst = np.empty((MAX_DEPTH, k.MAX_LEGAL), dtype=np.int64)
-    sig = np.empty((MAX_DEPTH, k.MAX_LEGAL), dtype=np.float64)
-    vals = np.empty((MAX_DEPTH, k.MAX_LEGAL), dtype=np.float64)
-    frames = np.zeros((MAX_DEPTH, F_SIZE), dtype=np.int64)
-    reals = np.zeros((MAX_DEPTH, R_SIZE), dtype=np.float64)
-    scratch = np.empty((4, k.MAX_LEGAL), dtype=np.int64)
+    ws = _workspace()
     visited = 0
     for _ in range(iterations):
-        states[0, :] = k._initial_state(rules)
-        knows[0, :] = ab._initial_knowledge(states[0], rules)
-        if sampling == EXTERNAL:
-            visited += _external(seat, expand_p, max_branching, epsilon, rules, rng, states,
-                                 knows, legal, abst, sig, vals, frames, reals, scratch, own_slots, own_keys, own_off, own_nact,
-                                 own_meta, own_regret, opp_slots, opp_keys, opp_off, opp_nact,
-                                 opp_meta, opp_snap, opp_ssum)
-        else:
-            visited += _outcome(seat, epsilon, rules, rng, states, knows, legal, abst, sig,
-                                frames, reals, scratch, own_slots, own_keys, own_off,
-                                own_nact, own_meta, own_regret, own_ssum, opp_slots, opp_keys,
-                                opp_off, opp_nact, opp_meta, opp_snap)
+        ws.states[0, :] = k._initial_state(rules)
+        ws.knows[0, :] = ab._initial_knowledge(ws.states[0], rules)
+        visited += _traverse(seat, own, opp, cfg, rules, rng, ws)
     return visited
 
 
 @jit
-def _normalise_average(offset, nact, ssum, regret, out):
+def _normalise_average(table, entries, actions, out):
     """Average strategy per entry; the current (regret-matching) one where the average
     has no mass yet."""
     buf = np.empty(ab.MAX_ABSTRACT, dtype=np.float64)
-    for e in range(len(offset)):
-        off = offset[e]
-        n = nact[e]
+    for e in range(entries):
+        off = table.offset[e]
+        n = table.nact[e]
         total = 0.0
         for j in range(n):
-            total += ssum[off + j]
+            total += table.ssum[off + j]
         if total > 0:
             for j in range(n):
-                out[off + j] = ssum[off + j] / total
+                out[off + j] = table.ssum[off + j] / total
         else:
-            _regret_matching(regret, off, n, buf)
+            _regret_matching(table.regret, off, n, buf)
             for j in range(n):
                 out[off + j] = buf[j]

@@ -36,7 +36,7 @@ def _project(rules, first_child, infoset, infoset_offset, kind, params,
     actions = np.empty(k.MAX_LEGAL, dtype=np.int64)
     chance_p = np.empty(k.MAX_CHANCE_OUTCOMES, dtype=np.float64)
     probs = np.empty(k.MAX_LEGAL, dtype=np.float64)
-    scratch = np.empty((4, k.MAX_LEGAL), dtype=np.int64)
+    scratch = np.empty((ab.SCRATCH_ROWS, k.MAX_LEGAL), dtype=np.int64)
     abst = np.empty(k.MAX_LEGAL, dtype=np.int64)
     states[0] = k._initial_state(rules)
     knows[0] = ab._initial_knowledge(states[0], rules)

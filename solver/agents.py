@@ -29,6 +29,7 @@ from game_def.variant import Variant
 from . import _agents as ka
 from . import _mccfr as mc
 
+TABLE_FORMAT_VERSION = 2   # table.npz of solver.mccfr_run (2: two abstraction levels)
 BOTS = ("uniform", "honest", "paranoid", "heuristic")
 _BOT_KIND = {"uniform": ka.UNIFORM, "honest": ka.HONEST, "paranoid": ka.PARANOID,
              "heuristic": ka.HEURISTIC}
@@ -48,9 +49,16 @@ class Agent:
     params: np.ndarray
     tables: tuple  # per seat: (slots, keys, offset, nact, probs)
     variant: Variant | None = None
+    visit_counts: tuple = None   # per seat: training updates of each entry (int64)
+    min_visits: int = 1          # coverage: an entry with this many updates is learned
 
     def table(self, seat: int):
         return self.tables[seat]
+
+    def visits(self, seat: int) -> np.ndarray:
+        if self.visit_counts is None:
+            return np.zeros(max(len(self.tables[seat][1]), 1), dtype=np.int64)
+        return self.visit_counts[seat]
 
 
 def _empty_table():
@@ -73,8 +81,10 @@ def bot(name: str, bluff: float = 0.3, challenge_below: float = 0.3) -> Agent:
     return Agent(label, _BOT_KIND[name], params, (_empty_table(), _empty_table()))
 
 
-def table_agent(name: str, variant: Variant, seat_arrays) -> Agent:
-    """An agent from per-seat (keys, offset, nact, probabilities) arrays."""
+def table_agent(name: str, variant: Variant, seat_arrays, visits=None,
+                min_visits: int = 1) -> Agent:
+    """An agent from per-seat (keys, offset, nact, probabilities) arrays; `visits`:
+    per seat, each entry's training updates (for coverage counts)."""
     tables = []
     for keys, offset, nact, probs in seat_arrays:
         keys = np.ascontiguousarray(keys, dtype=np.int64)
@@ -83,7 +93,10 @@ def table_agent(name: str, variant: Variant, seat_arrays) -> Agent:
         tables.append((slots, keys, np.ascontiguousarray(offset, dtype=np.int64),
                        np.ascontiguousarray(nact, dtype=np.int64),
                        np.ascontiguousarray(probs, dtype=np.float32)))
-    return Agent(name, ka.TABLE, np.zeros(ka.NUM_PARAMS), tuple(tables), variant)
+    if visits is not None:
+        visits = tuple(np.ascontiguousarray(v, dtype=np.int64) for v in visits)
+    return Agent(name, ka.TABLE, np.zeros(ka.NUM_PARAMS), tuple(tables), variant, visits,
+                 min_visits)
 
 
 def load_agent(spec: str) -> Agent:
@@ -119,10 +132,17 @@ def load_table_agent(run_dir) -> Agent:
     if meta.get("kind") != "mccfr":
         raise StrategyFileError(f"{run_dir} holds an exact strategy, not a Monte Carlo CFR "
                                 f"table: load it with solver.load_strategy")
+    if meta.get("table_format", 1) != TABLE_FORMAT_VERSION:
+        raise StrategyFileError(
+            f"{run_dir} holds a Monte Carlo CFR table of format "
+            f"{meta.get('table_format', 1)} (one abstraction level); this version reads "
+            f"format {TABLE_FORMAT_VERSION} (fine and coarse levels): train it again with "
+            f"robinwood solve --algo mccfr")
     try:
         with np.load(run_dir / "table.npz", allow_pickle=False) as data:
             seats = [(data[f"seat{s}_keys"], data[f"seat{s}_offset"], data[f"seat{s}_nact"],
                       data[f"seat{s}_strategy"]) for s in (0, 1)]
+            visits = [data[f"seat{s}_visits"] for s in (0, 1)]
     except Exception as e:
         raise StrategyFileError(f"{run_dir / 'table.npz'} is missing or corrupt "
                                 f"({type(e).__name__}); train again or restore it") from None
@@ -131,7 +151,13 @@ def load_table_agent(run_dir) -> Agent:
                 len(keys) and int(offset[-1]) + int(nact[-1]) > len(probs)):
             raise StrategyFileError(f"{run_dir / 'table.npz'} is inconsistent (array "
                                     f"lengths disagree); train again or restore it")
-    agent = table_agent(run_dir.name, game_def.parse(meta["variant"]), seats)
+    for (keys, *_), v in zip(seats, visits):
+        if len(v) != len(keys):
+            raise StrategyFileError(f"{run_dir / 'table.npz'} is inconsistent (visit counts "
+                                    f"do not match the entries); train again or restore it")
+    min_visits = int(meta.get("algorithm", {}).get("fine_visits", 1))
+    agent = table_agent(run_dir.name, game_def.parse(meta["variant"]), seats, visits,
+                        min_visits)
     agent.metadata = meta
     return agent
 

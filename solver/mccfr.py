@@ -20,11 +20,13 @@ from game_def.errors import RobinWoodError
 from game_def.variant import Variant
 
 from . import _mccfr as kern
+from ._abstraction import COARSE, FINE
 
-SAMPLINGS = {"external": kern.EXTERNAL, "outcome": kern.OUTCOME}
 WEIGHTINGS = ("none", "linear", "discounted")
-BYTES_PER_ENTRY = 8 * 3 + 8 * 2   # keys, offset, nact + about two slots (load <= 1/2)
-BYTES_PER_ACTION = 4 * 3          # regret, ssum, snap as float32
+LEVELS = ("coarse", "fine")
+# keys, level, offset, nact, visits, ready + about two slots (load <= 1/2)
+BYTES_PER_ENTRY = 8 + 1 + 8 + 8 + 8 + 1 + 8 * 2
+BYTES_PER_ACTION = 8 + 8 + 4      # regret, ssum (float64), snap (float32)
 
 
 class MCCFRError(RobinWoodError):
@@ -37,18 +39,28 @@ class MCCFRConfig:
 
     batch_iterations: traversals per seat between two snapshots of the opponent's
     policy (and between two discounts). Results depend on it, not on `workers`.
+    max_branching: every traverser action is expanded while the expanded branchings
+    on the path multiply to at most this; beyond, one action is followed and the
+    others are probed (docs/mccfr.md).
+    exploration: uniform share of the action followed at a probe decision.
+    prune_below / prune_probability: regret-based pruning of actions played with
+    probability 0 whose regret is below prune_below.
+    levels: "fine" plays a decision's fine entry once it has `fine_visits` updates
+    and the coarse entry before that; "coarse" keeps only the coarse level.
     """
 
     variant: Variant
-    sampling: str = "external"
     weighting: str = "linear"
     alpha: float = 1.5          # DCFR weighting exponents (weighting="discounted")
     beta: float = 0.0
     gamma: float = 2.0
-    epsilon: float = 0.6        # exploration of sampled traverser actions
-    expand_p: float = 0.3       # external sampling: chance to expand a traverser decision
-    max_branching: int = 64     # ... while expanded branchings on the path multiply to <= this
-    batch_iterations: int = 1000
+    max_branching: int = 16
+    exploration: float = 0.1
+    prune_below: float = -2.0
+    prune_probability: float = 0.9
+    levels: str = "fine"
+    fine_visits: int = 200
+    batch_iterations: int = 200
     workers: int = 2
     seed: int = 0
     max_table_bytes: int = 8 * 1024**3
@@ -59,29 +71,50 @@ class MCCFRConfig:
                              f"players={self.variant.players}"
                              f"{', teams' if self.variant.teams else ''}); "
                              f"use `robinwood simulate` for 3-4 players")
-        if self.sampling not in SAMPLINGS:
-            raise MCCFRError(f"unknown sampling {self.sampling!r}: choose one of "
-                             f"{', '.join(SAMPLINGS)}")
         if self.weighting not in WEIGHTINGS:
             raise MCCFRError(f"unknown weighting {self.weighting!r}: choose one of "
                              f"{', '.join(WEIGHTINGS)}")
+        if self.levels not in LEVELS:
+            raise MCCFRError(f"unknown abstraction levels {self.levels!r}: choose one of "
+                             f"{', '.join(LEVELS)}")
         if self.workers not in (1, 2):
             raise MCCFRError(f"workers must be 1 or 2 (one per seat), got {self.workers}")
         if self.batch_iterations < 1:
             raise MCCFRError(f"batch_iterations must be at least 1, got "
                              f"{self.batch_iterations}")
-        if not 0 < self.epsilon <= 1:
-            raise MCCFRError(f"epsilon must be in (0, 1], got {self.epsilon}")
+        if self.max_branching < 1:
+            raise MCCFRError(f"max_branching must be at least 1, got {self.max_branching}")
+        if not 0 <= self.exploration <= 1:
+            raise MCCFRError(f"exploration must be in [0, 1], got {self.exploration}")
+        if not 0 <= self.prune_probability < 1:
+            raise MCCFRError(f"prune_probability must be in [0, 1), got "
+                             f"{self.prune_probability}")
+        if self.prune_below > 0:
+            raise MCCFRError(f"prune_below must be a regret <= 0, got {self.prune_below}")
+        if self.fine_visits < 1:
+            raise MCCFRError(f"fine_visits must be at least 1, got {self.fine_visits}")
         if self.max_table_bytes < 64 * 1024**2:
             raise MCCFRError(f"max_table_bytes must be at least 64 MiB, got "
                              f"{self.max_table_bytes}")
 
     def settings(self) -> dict:
-        return {"name": "mccfr", "sampling": self.sampling, "weighting": self.weighting,
+        return {"name": "mccfr", "sampling": "probe", "weighting": self.weighting,
                 "alpha": self.alpha, "beta": self.beta, "gamma": self.gamma,
-                "epsilon": self.epsilon, "expand_p": self.expand_p,
-                "max_branching": self.max_branching,
+                "max_branching": self.max_branching, "exploration": self.exploration,
+                "prune_below": self.prune_below,
+                "prune_probability": self.prune_probability, "levels": self.levels,
+                "fine_visits": self.fine_visits,
                 "batch_iterations": self.batch_iterations}
+
+    def settings_array(self) -> np.ndarray:
+        """The kernels' view of the settings (solver._mccfr CFG_*)."""
+        cfg = np.zeros(kern.CFG_SIZE)
+        cfg[kern.CFG_EXPLORATION] = self.exploration
+        cfg[kern.CFG_MAX_BRANCHING] = self.max_branching
+        cfg[kern.CFG_PRUNE_BELOW] = self.prune_below
+        cfg[kern.CFG_PRUNE_PROBABILITY] = self.prune_probability
+        cfg[kern.CFG_FINE_VISITS] = self.fine_visits if self.levels == "fine" else -1
+        return cfg
 
 
 def _slot_count(entries: int) -> int:
@@ -92,18 +125,22 @@ def _slot_count(entries: int) -> int:
 class SeatTable:
     """One seat's entries: open-addressing index plus flat per-action arrays."""
 
-    ARRAYS = ("slots", "keys", "offset", "nact", "regret", "ssum", "snap", "meta")
+    ENTRY_ARRAYS = {"keys": np.int64, "level": np.int8, "offset": np.int64,
+                    "nact": np.int64, "visits": np.int64, "ready": np.int8}
+    ACTION_ARRAYS = {"regret": np.float64, "ssum": np.float64, "snap": np.float32}
 
     def __init__(self, entries: int = 1 << 14, actions: int = 1 << 17):
         self.slots = np.full(_slot_count(entries), -1, dtype=np.int64)
-        self.keys = np.zeros(entries, dtype=np.int64)
-        self.offset = np.zeros(entries, dtype=np.int64)
-        self.nact = np.zeros(entries, dtype=np.int64)
-        self.regret = np.zeros(actions, dtype=np.float32)
-        self.ssum = np.zeros(actions, dtype=np.float32)
-        self.snap = np.zeros(actions, dtype=np.float32)
+        for name, dtype in self.ENTRY_ARRAYS.items():
+            setattr(self, name, np.zeros(entries, dtype=dtype))
+        for name, dtype in self.ACTION_ARRAYS.items():
+            setattr(self, name, np.zeros(actions, dtype=dtype))
         self.meta = np.zeros(kern.M_SIZE, dtype=np.int64)
         self.meta[kern.M_SLOT_CAPACITY] = actions
+
+    def kernel_view(self) -> kern.Table:
+        """The arrays as the kernels' Table (rebuilt after growth)."""
+        return kern.Table(*(getattr(self, name) for name in kern.Table._fields))
 
     @property
     def entries(self) -> int:
@@ -115,7 +152,7 @@ class SeatTable:
 
     @property
     def nbytes(self) -> int:
-        return sum(getattr(self, name).nbytes for name in self.ARRAYS)
+        return sum(getattr(self, name).nbytes for name in kern.Table._fields)
 
     def grow_if_needed(self, reserve_entries: int, reserve_actions: int,
                        budget_bytes: int) -> bool:
@@ -130,7 +167,7 @@ class SeatTable:
                 new_e *= 2
             new_e = min(new_e, len(self.keys) + max(room, 0))
             if new_e >= need_e:
-                for name in ("keys", "offset", "nact"):
+                for name in self.ENTRY_ARRAYS:
                     old = getattr(self, name)
                     new = np.zeros(new_e, dtype=old.dtype)
                     new[:len(old)] = old
@@ -147,7 +184,7 @@ class SeatTable:
                 new_a *= 2
             new_a = min(new_a, len(self.regret) + max(room, 0))
             if new_a >= need_a:
-                for name in ("regret", "ssum", "snap"):
+                for name in self.ACTION_ARRAYS:
                     old = getattr(self, name)
                     new = np.zeros(new_a, dtype=old.dtype)
                     new[:len(old)] = old
@@ -158,12 +195,14 @@ class SeatTable:
         return ok
 
     def arrays(self, prefix: str) -> dict[str, np.ndarray]:
-        """The used part of every array (what a checkpoint or strategy file needs)."""
+        """The used part of every array (what a checkpoint needs)."""
         e, a = self.entries, self.action_slots
-        return {f"{prefix}keys": self.keys[:e], f"{prefix}offset": self.offset[:e],
-                f"{prefix}nact": self.nact[:e], f"{prefix}regret": self.regret[:a],
-                f"{prefix}ssum": self.ssum[:a], f"{prefix}meta": self.meta,
-                f"{prefix}capacity": np.array([len(self.keys), len(self.regret)])}
+        out = {f"{prefix}{name}": getattr(self, name)[:e] for name in self.ENTRY_ARRAYS
+               if name != "ready"}
+        out.update({f"{prefix}regret": self.regret[:a], f"{prefix}ssum": self.ssum[:a],
+                    f"{prefix}meta": self.meta,
+                    f"{prefix}capacity": np.array([len(self.keys), len(self.regret)])})
+        return out
 
     @classmethod
     def from_arrays(cls, data, prefix: str) -> "SeatTable":
@@ -171,9 +210,9 @@ class SeatTable:
         table = cls(cap_e, cap_a)
         meta = np.array(data[f"{prefix}meta"], dtype=np.int64)
         e, a = int(meta[kern.M_ENTRIES]), int(meta[kern.M_USED])
-        table.keys[:e] = data[f"{prefix}keys"]
-        table.offset[:e] = data[f"{prefix}offset"]
-        table.nact[:e] = data[f"{prefix}nact"]
+        for name in cls.ENTRY_ARRAYS:
+            if name != "ready":
+                getattr(table, name)[:e] = data[f"{prefix}{name}"]
         table.regret[:a] = data[f"{prefix}regret"]
         table.ssum[:a] = data[f"{prefix}ssum"]
         table.meta[:] = meta
@@ -183,14 +222,33 @@ class SeatTable:
     def average_strategy(self) -> np.ndarray:
         """Normalised average strategy per action slot (the current strategy where an
         entry has no average yet)."""
-        e, a = self.entries, self.action_slots
-        out = np.empty(a, dtype=np.float32)
-        _normalise(self.offset[:e], self.nact[:e], self.ssum[:a], self.regret[:a], out)
+        out = np.empty(self.action_slots, dtype=np.float32)
+        kern._normalise_average(self.kernel_view(), self.entries, self.action_slots, out)
         return out
 
+    def strategy_arrays(self, fine_visits: int | None) -> dict[str, np.ndarray]:
+        """What a player of this table needs, repacked: the playable entries' keys,
+        offsets, action counts, average strategies, visit counts and levels."""
+        keep = np.flatnonzero(self.playable(fine_visits))
+        strategy = self.average_strategy()
+        nact = self.nact[keep]
+        offset = np.zeros(len(keep), dtype=np.int64)
+        offset[1:] = np.cumsum(nact)[:-1]
+        width = int(nact.max()) if len(keep) else 1
+        slots = self.offset[keep][:, None] + np.arange(width)[None, :]
+        used = np.arange(width)[None, :] < nact[:, None]
+        return {"keys": self.keys[keep], "offset": offset, "nact": nact,
+                "strategy": strategy[slots[used]], "visits": self.visits[keep],
+                "level": self.level[keep]}
 
-def _normalise(offset, nact, ssum, regret, out):
-    kern._normalise_average(offset, nact, ssum, regret, out)
+    def playable(self, fine_visits: int | None) -> np.ndarray:
+        """Entries a player of this table uses: every coarse entry with an update, and
+        the fine entries with at least `fine_visits` (none when None)."""
+        e = self.entries
+        coarse = (self.level[:e] == COARSE) & (self.visits[:e] > 0)
+        if fine_visits is None:
+            return coarse
+        return coarse | ((self.level[:e] == FINE) & (self.visits[:e] >= fine_visits))
 
 
 class MCCFRSolver:
@@ -204,6 +262,7 @@ class MCCFRSolver:
     def __init__(self, config: MCCFRConfig):
         self.config = config
         self.rules = rules_array(config.variant)
+        self.cfg = config.settings_array()
         self.tables = [SeatTable(), SeatTable()]
         seeds = np.random.SeedSequence(config.seed).generate_state(2, dtype=np.uint64)
         self.rngs = [np.array([s], dtype=np.uint64) for s in seeds]
@@ -224,48 +283,51 @@ class MCCFRSolver:
     def entries(self) -> int:
         return sum(t.entries for t in self.tables)
 
+    @property
+    def fine_visits(self) -> int | None:
+        return self.config.fine_visits if self.config.levels == "fine" else None
+
     def counters(self) -> dict[str, int]:
         names = {"overflow": kern.M_OVERFLOW, "mismatch": kern.M_MISMATCH,
-                 "depth_cut": kern.M_DEEP}
+                 "depth_cut": kern.M_DEEP, "pruned": kern.M_PRUNED,
+                 "probes": kern.M_PROBES}
         return {name: int(sum(t.meta[i] for t in self.tables)) for name, i in names.items()}
+
+    def agent(self, name: str = "mccfr"):
+        """The average strategy as a table agent (what the run's file would load)."""
+        from .agents import table_agent
+
+        seats = [t.strategy_arrays(self.fine_visits) for t in self.tables]
+        return table_agent(name, self.config.variant,
+                           [(a["keys"], a["offset"], a["nact"], a["strategy"]) for a in seats],
+                           [a["visits"] for a in seats], self.config.fine_visits)
+
+    def level_counts(self) -> dict[str, int]:
+        """Entries per level, both seats, and how many of the fine ones are played."""
+        out = {"coarse": 0, "fine": 0, "fine_ready": 0}
+        for t in self.tables:
+            e = t.entries
+            out["coarse"] += int((t.level[:e] == COARSE).sum())
+            fine = t.level[:e] == FINE
+            out["fine"] += int(fine.sum())
+            out["fine_ready"] += int((fine & (t.visits[:e] >= self.config.fine_visits)).sum())
+        return out
 
     def warm_up(self) -> None:
         """Compile (or load) every kernel a batch uses without changing the run, so that
         time budgets measure training, not compilation."""
-        cfg = self.config
-        own, opp = self.tables
-        kern._run_worker(0, SAMPLINGS[cfg.sampling], 0, cfg.epsilon, cfg.expand_p,
-                         cfg.max_branching, self.rules, self.rngs[0].copy(), own.slots,
-                         own.keys, own.offset, own.nact, own.meta.copy(), own.regret, own.ssum,
-                         opp.slots, opp.keys, opp.offset, opp.nact, opp.meta.copy(), opp.snap,
-                         opp.ssum)
-        meta = own.meta.copy()
-        kern._discount(meta, own.regret, own.ssum, 1.0, 1.0, 1.0)
-        kern._refresh_snapshot(meta, own.offset, own.nact, own.regret, own.snap.copy())
+        scratch = [SeatTable(16, 256), SeatTable(16, 256)]
+        views = [t.kernel_view() for t in scratch]
+        kern._refresh_snapshot(views[0], 1)
+        kern._run_worker(0, 1, self.cfg, self.rules, self.rngs[0].copy(), views[0], views[1])
+        kern._discount(views[0], 1.0, 1.0, 1.0)
+        out = np.empty(max(scratch[0].action_slots, 1), dtype=np.float32)
+        kern._normalise_average(views[0], scratch[0].entries, scratch[0].action_slots, out)
 
-    def run_batch(self) -> None:
-        """One batch: both seats traverse `batch_iterations` times, then weighting."""
-        cfg = self.config
-        budget = cfg.max_table_bytes // 2
-        for t in self.tables:
-            if not t.grow_if_needed(self.RESERVE_ENTRIES, self.RESERVE_ACTIONS, budget):
-                self.table_full = True
-        for t in self.tables:
-            kern._refresh_snapshot(t.meta, t.offset, t.nact, t.regret, t.snap)
-        nodes = [0, 0]
-
-        def work(seat: int) -> None:
-            # External sampling writes the opponent's average-strategy sums, outcome
-            # sampling its own: either way no array is written by both workers.
-            own, opp = self.tables[seat], self.tables[1 - seat]
-            nodes[seat] = kern._run_worker(
-                seat, SAMPLINGS[cfg.sampling], cfg.batch_iterations, cfg.epsilon,
-                cfg.expand_p, cfg.max_branching, self.rules,
-                self.rngs[seat], own.slots, own.keys, own.offset, own.nact, own.meta,
-                own.regret, own.ssum, opp.slots, opp.keys, opp.offset, opp.nact, opp.meta,
-                opp.snap, opp.ssum)
-
-        if cfg.workers == 2:
+    def _in_both_seats(self, work: Callable[[int], None]) -> None:
+        """Run work(0) and work(1), in two threads when the run has two workers (the
+        kernels release the GIL)."""
+        if self.config.workers == 2:
             threads = [threading.Thread(target=work, args=(s,)) for s in (0, 1)]
             for th in threads:
                 th.start()
@@ -274,23 +336,50 @@ class MCCFRSolver:
         else:
             work(0)
             work(1)
+
+    def run_batch(self) -> None:
+        """One batch: the previous batch's weighting, table growth and the snapshot
+        (each seat's table in its own thread), then both seats' traversals."""
+        cfg = self.config
+        budget = cfg.max_table_bytes // 2
+        factors = self._weights()
+        full = [False, False]
+
+        def prepare(seat: int) -> None:
+            t = self.tables[seat]
+            if factors is not None:
+                kern._discount(t.kernel_view(), *factors)
+            if not t.grow_if_needed(self.RESERVE_ENTRIES, self.RESERVE_ACTIONS, budget):
+                full[seat] = True
+            kern._refresh_snapshot(t.kernel_view(), cfg.fine_visits)
+
+        self._in_both_seats(prepare)
+        self.table_full = self.table_full or any(full)
+        views = [t.kernel_view() for t in self.tables]
+        nodes = [0, 0]
+
+        def traverse(seat: int) -> None:
+            # Each worker writes its own regrets and the opponent's average-strategy
+            # sums: no array is written by both.
+            nodes[seat] = kern._run_worker(seat, cfg.batch_iterations, self.cfg,
+                                           self.rules, self.rngs[seat], views[seat],
+                                           views[1 - seat])
+
+        self._in_both_seats(traverse)
         self.nodes += nodes[0] + nodes[1]
         self.batches += 1
-        self._weigh()
 
-    def _weigh(self) -> None:
+    def _weights(self):
+        """Discount factors owed for the batches done so far (applied before the next
+        batch), or None."""
         cfg = self.config
         t = float(self.batches)
-        if cfg.weighting == "none":
-            return
+        if cfg.weighting == "none" or self.batches == 0:
+            return None
         if cfg.weighting == "linear":
-            pos = neg = avg = t / (t + 1.0)
-        else:
-            pos = t ** cfg.alpha / (t ** cfg.alpha + 1.0)
-            neg = t ** cfg.beta / (t ** cfg.beta + 1.0)
-            avg = (t / (t + 1.0)) ** cfg.gamma
-        for table in self.tables:
-            kern._discount(table.meta, table.regret, table.ssum, pos, neg, avg)
+            return t / (t + 1.0), t / (t + 1.0), t / (t + 1.0)
+        return (t ** cfg.alpha / (t ** cfg.alpha + 1.0), t ** cfg.beta / (t ** cfg.beta + 1.0),
+                (t / (t + 1.0)) ** cfg.gamma)
 
     def run(self, batches: int, on_batch: Callable[["MCCFRSolver"], None] | None = None):
         for _ in range(batches):

@@ -18,13 +18,14 @@ from typing import Callable
 
 import numpy as np
 
+from .agents import TABLE_FORMAT_VERSION
 from .mccfr import MCCFRConfig, MCCFRError, MCCFRSolver
 from .run import CONVERGENCE, Interrupted, _version, peak_memory_bytes
-from .strategy_file import METADATA, atomic_savez, atomic_write_bytes
+from .strategy_file import FORMAT_VERSION, METADATA, atomic_savez, atomic_write_bytes
 
 CHECKPOINT = "checkpoint.npz"
 TABLE = "table.npz"
-FORMAT_VERSION = 1
+
 
 
 @dataclasses.dataclass
@@ -43,17 +44,19 @@ def _config_json(config: MCCFRConfig) -> dict:
 
 
 def save_table(out: Path, solver: MCCFRSolver, metadata: dict) -> None:
-    """Write the average strategy (table.npz) and metadata.json, each atomically."""
+    """Write the average strategy (table.npz) and metadata.json, each atomically.
+
+    Only the entries a player uses are kept: coarse entries with an update and fine
+    entries with at least `fine_visits` (a fine key missing from the file falls back
+    to its coarse key, as in training)."""
     arrays = {}
     for seat, table in enumerate(solver.tables):
-        e = table.entries
-        arrays[f"seat{seat}_keys"] = table.keys[:e].copy()
-        arrays[f"seat{seat}_offset"] = table.offset[:e].copy()
-        arrays[f"seat{seat}_nact"] = table.nact[:e].astype(np.int8)
-        arrays[f"seat{seat}_strategy"] = table.average_strategy()
+        for name, values in table.strategy_arrays(solver.fine_visits).items():
+            arrays[f"seat{seat}_{name}"] = values.astype(np.int8) if name == "nact" else values
     atomic_savez(out / TABLE, **arrays)
     atomic_write_bytes(out / METADATA, json.dumps(
-        {"format_version": FORMAT_VERSION, "kind": "mccfr", **metadata}, indent=2).encode())
+        {"format_version": FORMAT_VERSION, "kind": "mccfr",
+         "table_format": TABLE_FORMAT_VERSION, **metadata}, indent=2).encode())
 
 
 def _load_checkpoint(path: Path, config: MCCFRConfig) -> tuple[MCCFRSolver, dict]:
@@ -130,7 +133,7 @@ def solve_mccfr(config: MCCFRConfig, out: Path, *, max_seconds: float | None = N
         say(f"resumed at {solver.iterations:,} iterations ({elapsed:.0f} s trained)")
     else:
         solver = MCCFRSolver(config)
-    say(f"Monte Carlo CFR ({config.sampling} sampling, {config.weighting} weighting, "
+    say(f"Monte Carlo CFR (probe sampling, {config.levels} levels, {config.weighting} weighting, "
         f"{config.workers} worker{'s' if config.workers > 1 else ''}) on {config.variant}")
 
     def done() -> bool:
@@ -211,6 +214,7 @@ def _summary(config, solver, elapsed, wall_start, max_seconds, max_iterations) -
         "max_table_bytes": config.max_table_bytes,
         "table_full": solver.table_full,
         "counters": solver.counters(),
+        "levels": solver.level_counts(),
         "peak_memory_bytes": peak_memory_bytes(),
         "seed": config.seed,
         "package_version": _version(),

@@ -69,6 +69,12 @@ class HeadToHead:
     variant: Variant
     seats: tuple[SeatResult, SeatResult]
     seed: int
+    coverage: np.ndarray = None   # [agent (0: A, 1: B), DK_*, COV_*] decisions, both seats
+
+    def coverage_table(self, agent: int = 0) -> pd.DataFrame:
+        """Agent A's (0) or B's (1) table decisions by kind: how many landed on a
+        learned entry, a thin one, or none (played uniformly)."""
+        return coverage_frame(self.coverage[agent])
 
     def table(self) -> pd.DataFrame:
         """One row per seat A played: win/draw/loss rates, A's value, 95% intervals."""
@@ -85,6 +91,23 @@ class HeadToHead:
     def to_json(self) -> dict:
         return {"a": self.a, "b": self.b, "variant": str(self.variant), "seed": self.seed,
                 "value": self.value, "seats": [s.row() for s in self.seats]}
+
+
+DECISION_KINDS = ("turn", "after peek", "respond", "power")
+
+
+def coverage_frame(counts: np.ndarray) -> pd.DataFrame:
+    """Coverage counts [DK_*, COV_*] as a table: decisions per kind and the share that
+    landed on a learned entry, a thin one, or on no entry (played uniformly)."""
+    rows = []
+    for name, row in zip(DECISION_KINDS + ("all",),
+                         list(counts) + [counts.sum(axis=0)]):
+        total = int(row.sum())
+        rows.append({"decision": name, "decisions": total,
+                     "learned": row[ka.COV_LEARNED] / total if total else float("nan"),
+                     "thin": row[ka.COV_THIN] / total if total else float("nan"),
+                     "unlearned": row[ka.COV_NONE] / total if total else float("nan")})
+    return pd.DataFrame(rows).set_index("decision")
 
 
 def head_to_head(variant: Variant, a: Agent, b: Agent, rounds: int = 10_000, seed: int = 0,
@@ -105,9 +128,13 @@ def head_to_head(variant: Variant, a: Agent, b: Agent, rounds: int = 10_000, see
     lengths = np.zeros((2, variant.max_turns + 1), dtype=np.int64)
     seeds = np.random.SeedSequence(seed).generate_state(2, dtype=np.uint32)
 
+    coverage = np.zeros((2, 2, ka.NUM_DECISION_KINDS, ka.NUM_COVERAGE), dtype=np.int64)
+
     def play(seat: int) -> None:
         ka._play(rules, rounds, int(seeds[seat]), seat, kinds, params, *a.table(seat),
-                 *b.table(1 - seat), results[seat], lengths[seat])
+                 a.visits(seat), *b.table(1 - seat), b.visits(1 - seat),
+                 max(a.min_visits, b.min_visits), results[seat], lengths[seat],
+                 coverage[seat])
 
     if workers >= 2:
         threads = [threading.Thread(target=play, args=(s,)) for s in (0, 1)]
@@ -122,4 +149,4 @@ def head_to_head(variant: Variant, a: Agent, b: Agent, rounds: int = 10_000, see
     seats = tuple(SeatResult(s, rounds, int(results[s, 0]), int(results[s, 1]),
                              int(results[s, 2]), int(results[s, 3]),
                              float((lengths[s] * turns).sum() / rounds)) for s in (0, 1))
-    return HeadToHead(a.name, b.name, variant, seats, seed)
+    return HeadToHead(a.name, b.name, variant, seats, seed, coverage.sum(axis=0))

@@ -8,6 +8,7 @@ is the kernel's (docs/abstraction.md, "Per-position code"), so the two can be co
 value for value.
 
     glob, codes = features(state, player)          # state: a robin_wood state
+    coarse = coarse_features(state, player)        # the coarse key's features
     classes = abstract_actions(state, player)      # legal action -> abstract index
 """
 
@@ -29,8 +30,14 @@ PICKED = 1 << 18                          # the power's first pick
 KIND_SHIFT = 20                           # abstract classes: (action kind, code)
 TURN_EDGES = (2, 4, 8, 16)               # bucket b: turns played >= TURN_EDGES[b-1]
 
+PARTIAL = 1 << 19                         # action code of a card known as one of two
+CANDIDATES = (1 << NUM_CHARACTERS) - 1
+MAX_LOOKED = 4
+
 CHAR_ID = {name: i for i, name in enumerate(NAMES)}
 WITCH, DEPUTY, MONK, TRAITOR = (CHAR_ID[c] for c in ("Witch", "Deputy", "Monk", "Traitor"))
+ROBIN_CAMP = {CHAR_ID["Robin"], CHAR_ID["Companion"]}
+SHERIFF_CAMP = {CHAR_ID["Sheriff"], CHAR_ID["Deputy"]}
 
 
 def turn_bucket(turns_played: int) -> int:
@@ -207,14 +214,14 @@ def position_codes(state, view: View) -> list[int]:
 
 def abstract_actions(state, player: int) -> dict[int, int]:
     """Legal action -> abstract action: position actions by the rank of their distinct
-    (kind, code), then the other actions one each, in id order."""
+    (kind, action code), then the other actions one each, in id order."""
     n = int(state.get_game().rules[k.R_N])
     rules = state.get_game().rules
     core = state.core_state
     hidden_pending = int(core[k.S_PHASE]) in (k.PH_SHUFFLE, k.PH_WITCH_CHOICE)
     view = view_from_record(state.information_state_string(player), player, rules,
                             hidden_pending)
-    codes = position_codes(state, view)
+    codes = [action_code(c) for c in position_codes(state, view)]
     legal = state.legal_actions()
     classes = sorted({(a // n, codes[a % n]) for a in legal if a < 4 * n})
     out = {a: classes.index((a // n, codes[a % n])) for a in legal if a < 4 * n}
@@ -222,3 +229,55 @@ def abstract_actions(state, player: int) -> dict[int, int]:
     for j, a in enumerate(sorted(rest)):
         out[a] = len(classes) + j
     return out
+
+
+def action_code(code: int) -> int:
+    """A position code as actions see it (docs/abstraction.md, "Abstract actions"): a
+    claim only by its camp (none, Robin's, the Sheriff's, another character), and a
+    card known as one of two by the camps the pair may hold."""
+    claim = ((code >> CLAIM_SHIFT) & 15) - 1
+    group = (0 if claim < 0 else 1 if claim in ROBIN_CAMP else 2 if claim in SHERIFF_CAMP
+             else 3)
+    code = (code & ~(15 << CLAIM_SHIFT)) | (group << CLAIM_SHIFT)
+    cand = code & CANDIDATES
+    if bin(cand).count("1") <= 1:
+        return code
+    chars = {c for c in range(NUM_CHARACTERS) if cand >> c & 1}
+    camps = (1 if chars & ROBIN_CAMP else 0) | (2 if chars & SHERIFF_CAMP else 0)
+    return (code & ~CANDIDATES) | PARTIAL | camps
+
+
+def coarse_features(state, player: int) -> tuple[int, ...]:
+    """The coarse key's features of `player`'s decision (docs/abstraction.md, "The coarse
+    key"): focus, located cards of each camp, opponent-looked cards, claim left; -1
+    where the decision does not use one."""
+    rules = state.get_game().rules
+    core = state.core_state
+    phase = int(core[k.S_PHASE])
+    view = view_from_record(state.information_state_string(player), player, rules,
+                            phase in (k.PH_SHUFFLE, k.PH_WITCH_CHOICE))
+
+    def exact(p):
+        cand = view.cand[p]
+        return cand.bit_length() - 1 if bin(cand).count("1") == 1 else -1
+
+    n = len(view.cand)
+    known = [exact(p) for p in range(n)]
+    located_r = sum(1 for c in known if c in ROBIN_CAMP)
+    located_s = sum(1 for c in known if c in SHERIFF_CAMP)
+    looked = sum(1 for p in range(n) if known[p] < 0 and not state.face_up[p]
+                 and view.looked[p])
+    out = [-1] * 5
+    pos = int(core[k.S_PEEK_POS])
+    if phase in (k.PH_AFTER_PEEK, k.PH_RESPOND) and pos >= 0:
+        out[0] = (known[pos] + 1) | (int(view.looked[pos]) << 4) | (
+            (view.claim[pos] + 1) << 5)
+    if phase != k.PH_RESPOND:
+        out[1], out[2] = located_r, located_s
+    if phase in (k.PH_TURN, k.PH_AFTER_PEEK, k.PH_RESPOND):
+        out[3] = min(looked, MAX_LOOKED)
+    if phase == k.PH_RESPOND:
+        said = int(core[k.S_ANNOUNCED])
+        elsewhere = sum(1 for p in range(n) if p != pos and known[p] == said)
+        out[4] = min(int(rules[k.R_COUNTS + said]) - elsewhere, 2)
+    return tuple(out)

@@ -80,16 +80,22 @@ def kernel_features(state, know, seat):
     return tuple(int(x) for x in glob), tuple(int(x) for x in sorted_codes[:n])
 
 
-def kernel_decision(core, rules, know, seat):
-    """(key, number of abstract actions, {legal action: abstract action})."""
+def kernel_decision(core, rules, know, seat, level=ab.FINE):
+    """(key of `level`, number of abstract actions, {legal action: abstract action})."""
     legal = np.zeros(k.MAX_LEGAL, np.int64)
     m = k._legal_actions(core, rules, legal)
-    scratch = [np.zeros(k.MAX_POSITIONS, np.int64), np.zeros(k.MAX_POSITIONS, np.int64),
-               np.zeros(6, np.int64), np.zeros(k.MAX_LEGAL, np.int64)]
+    scratch = np.zeros((ab.SCRATCH_ROWS, k.MAX_LEGAL), np.int64)
     abstract_of = np.full(k.MAX_LEGAL, -1, np.int64)
-    key, count = ab._abstract_decision(core, rules, know, seat, legal, m, *scratch,
-                                       abstract_of)
+    fine, coarse, count = ab._decision_keys(core, rules, know, seat, legal, m, scratch,
+                                            abstract_of)
+    key = fine if level == ab.FINE else coarse
     return int(key), int(count), {int(legal[i]): int(abstract_of[i]) for i in range(m)}
+
+
+def kernel_coarse_features(state, know, seat):
+    out = np.zeros(ab.COARSE_FEATURES, np.int64)
+    ab._coarse_features(state.core_state, state.get_game().rules, know, seat, out)
+    return tuple(int(x) for x in out)
 
 
 def first_disagreement(spec, rounds, seed, tracker=observe):
@@ -101,8 +107,9 @@ def first_disagreement(spec, rounds, seed, tracker=observe):
         for state, know in decisions(game, rng, tracker):
             cur = state.current_player()
             for seat in (cur, 1 - cur):
-                ours = kernel_features(state, know, seat)
-                theirs = naive.features(state, seat)
+                ours = kernel_features(state, know, seat), kernel_coarse_features(
+                    state, know, seat)
+                theirs = naive.features(state, seat), naive.coarse_features(state, seat)
                 if ours != theirs:
                     return dict(seat=seat, kernel=ours, twin=theirs,
                                 record=state.information_state_string(seat),
@@ -186,16 +193,20 @@ def test_hand_worked_witch_and_shuffle():
 def test_one_key_per_information_state(spec, rounds):
     game = game_def.load_game(spec)
     rng = np.random.default_rng(3)
-    key_of = {}
+    key_of = {ab.FINE: {}, ab.COARSE: {}}
     for _ in range(rounds):
         for state, know in decisions(game, rng):
             cur = state.current_player()
-            key, count, _ = kernel_decision(state.core_state, game.rules, know, cur)
             info = state.information_state_string(cur)
-            assert key_of.setdefault(info, (key, count)) == (key, count), info
-    keys = [key for key, _ in key_of.values()]
-    # The abstraction merges information states, it never splits one.
-    assert len(set(keys)) < len(keys)
+            for level, seen in key_of.items():
+                key, count, _ = kernel_decision(state.core_state, game.rules, know, cur,
+                                                level)
+                assert seen.setdefault(info, (key, count)) == (key, count), info
+    # The abstraction merges information states, it never splits one; the coarse level
+    # merges more than the fine one.
+    fine = len({key for key, _ in key_of[ab.FINE].values()})
+    coarse = len({key for key, _ in key_of[ab.COARSE].values()})
+    assert coarse < fine < len(key_of[ab.FINE])
 
 
 def test_distinct_knowledge_distinct_keys():
@@ -269,6 +280,8 @@ def test_keys_are_canonical_under_relabelling(spec):
             core2, know2 = relabel(core, know, n, perm)
             key2, count2, abstract2 = kernel_decision(core2, rules, know2, cur)
             assert (key2, count2) == (key, count)
+            assert (kernel_decision(core2, rules, know2, cur, ab.COARSE)[0]
+                    == kernel_decision(core, rules, know, cur, ab.COARSE)[0])
             moved = {(a // n) * n + perm[a % n] if a < 4 * n else a: j
                      for a, j in abstract.items()}
             assert moved == abstract2
