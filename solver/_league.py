@@ -103,12 +103,14 @@ def _add(w, legal, m, action, weight):
 
 @jit
 def _peek_unknown(state, rules, know, seat, legal, m, w):
-    """Peek at a card it cannot place that cannot be a Traitor; else any card it cannot
-    place; else a known card other than a Traitor; else any face-down card."""
+    """Peek at a card it cannot place that cannot be a Traitor (every Traitor located
+    elsewhere, or ruled out there); else any card it cannot place; else a known card
+    other than a Traitor; else any face-down card."""
     n = rules[k.R_N]
     for i in range(m):
         a = legal[i]
-        if a < n and ka._known(know, seat, a) < 0 and not (_mask(know, seat, a) >> k.TRAITOR) & 1:
+        if (a < n and ka._known(know, seat, a) < 0
+                and _p_claim_true(rules, know, seat, a, k.TRAITOR) == 0.0):
             w[i] = 1.0
     if w.sum() == 0:
         for i in range(m):
