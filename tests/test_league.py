@@ -94,7 +94,7 @@ def _sweep(variant, rounds: int, seed: int) -> set[int]:
 def test_league_players_play_legal_normalised_probabilities_on_every_deck():
     phases = set()
     for deck in ("standard", "rspx", "rspmx", "duel6", "duel8"):
-        phases |= _sweep(game_def.parse(f"{deck}:max_turns=20"), rounds=6, seed=len(deck))
+        phases |= _sweep(game_def.parse(f"{deck}:max_turns=20"), rounds=16, seed=len(deck))
     # every two-player decision kind was met (PH_NAME is team mode only)
     assert phases == {k.PH_TURN, k.PH_AFTER_PEEK, k.PH_RESPOND, k.PH_REVEAL, k.PH_PICK,
                       k.PH_WITCH_CHOICE}
@@ -317,3 +317,17 @@ def test_league_players_are_loaded_by_name_with_options():
                                       "--deck", "rspx", "--rounds", "200"])
     assert result.exit_code == 0, result.output
     assert "counter's mean payoff over both seats" in result.output
+
+
+def test_cli_league_prints_every_opponent_and_the_strongest():
+    runner = CliRunner()
+    result = runner.invoke(cli, ["league", "honest", "--deck", "rspx", "--rounds", "300"])
+    assert result.exit_code == 0, result.output
+    assert all(name in result.output for name in LEAGUE)
+    # honest never challenges: always claiming a leader is what beats it on rspx
+    assert "strongest: leader_bluffer" in result.output
+    result = runner.invoke(cli, ["league", "honest"])
+    assert result.exit_code == 2 and "--deck" in result.output
+    result = runner.invoke(cli, ["league", "honest", "grumpy", "--deck", "rspx"])
+    assert result.exit_code == 2 and "neither a bot" in result.output
+    assert "Traceback" not in result.output
