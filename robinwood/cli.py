@@ -383,6 +383,48 @@ def tournament(agent_a, agent_b, variant_text, rounds, seed, as_json, **params):
 
 
 @cli.command()
+@click.argument("agent")
+@click.argument("opponents", nargs=-1)
+@variant_options
+@click.option("--rounds", type=click.IntRange(1), default=20_000, show_default=True,
+              help="Rounds per seat against each opponent.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
+def league(agent, opponents, variant_text, rounds, seed, as_json, **params):
+    """AGENT (a bot or a Monte Carlo CFR run directory) against every league player
+    (docs/bots.md), or against OPPONENTS if given: each opponent's seat-averaged gain
+    with its 95% interval; the largest is a lower bound on AGENT's exploitability."""
+    import pandas as pd
+
+    from solver.agents import load_agent
+    from solver.league import play_league
+
+    a = load_agent(agent)
+    given = variant_text or any(v is not None for v in params.values())
+    if given:
+        variant = build_variant(variant_text, **params)
+    elif a.variant is not None:
+        variant = a.variant
+    else:
+        raise click.UsageError("a bot plays any variant: name one with --deck or "
+                               "--variant (e.g. --deck standard)")
+    frame = play_league(a, variant, rounds=rounds, seed=seed, opponents=opponents or None)
+    if as_json:
+        click.echo(json.dumps({**frame.attrs, "opponents": frame.reset_index().to_dict(
+            orient="records")}, indent=2))
+        return
+    click.echo(f"{a.name} against the league on {variant}, {rounds:,} rounds per seat "
+               f"(value: {a.name}'s seat-averaged payoff; gain: the opponent's):")
+    with pd.option_context("display.width", 140, "display.max_columns", 20,
+                           "display.float_format", "{:+.4f}".format):
+        click.echo(frame[["value", "value_lo", "value_hi", "seat0_value", "seat1_value",
+                          "gain"]].to_string())
+    at = frame.attrs
+    click.echo(f"strongest: {at['strongest']}, gain {at['gain']:+.4f} +/- "
+               f"{at['half_width']:.4f} (95%): a lower bound on {a.name}'s exploitability")
+
+
+@cli.command()
 @click.argument("run_dir", type=click.Path(file_okay=False))
 @click.option("--minutes", type=float, default=None, help="Training time per seat (the "
               "two seats train at once, one per core).")

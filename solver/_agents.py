@@ -13,6 +13,7 @@ from game_def import _core as k
 from game_def._jit import jit
 
 from . import _abstraction as ab
+from . import _league as lg   # circular (lg uses _known, _spread): resolved at compile time
 from . import _mccfr as mc
 
 UNIFORM = 0
@@ -176,6 +177,8 @@ def _agent_probs(kind, params, slots, keys, offset, nact, probs, state, rules, k
     if kind == UNIFORM:
         for i in range(m):
             out[i] = 1.0 / m
+    elif kind >= lg.FIRST_KIND:
+        lg._league_probs(kind, params, state, rules, know, seat, legal, m, out)
     else:
         _rule_probs(kind, params, state, rules, know, seat, legal, m, out)
     return NO_TABLE

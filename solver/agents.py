@@ -11,6 +11,9 @@ Baseline bots (docs/bots.md):
             likely than `challenge_below` (default 0.3) given the cards it has located.
 Every bot unmasks cards it knows to be in the target camp first, then unknown ones,
 and keeps after a Witch look.
+
+League players (solver._league, solver.league; docs/bots.md): truthful_challenger,
+silent, counter, leader_bluffer, threshold_challenger[:t=0.5], baiter, tempo.
 """
 
 from __future__ import annotations
@@ -27,12 +30,22 @@ from game_def.errors import RobinWoodError
 from game_def.variant import Variant
 
 from . import _agents as ka
+from . import _league as lg
 from . import _mccfr as mc
 
 TABLE_FORMAT_VERSION = 2   # table.npz of solver.mccfr_run (2: two abstraction levels)
 BOTS = ("uniform", "honest", "paranoid", "heuristic")
+LEAGUE_BOTS = ("truthful_challenger", "silent", "counter", "leader_bluffer",
+               "threshold_challenger", "baiter", "tempo")
+BOT_NAMES = BOTS + LEAGUE_BOTS
 _BOT_KIND = {"uniform": ka.UNIFORM, "honest": ka.HONEST, "paranoid": ka.PARANOID,
-             "heuristic": ka.HEURISTIC}
+             "heuristic": ka.HEURISTIC, "truthful_challenger": lg.TRUTHFUL_CHALLENGER,
+             "silent": lg.SILENT, "counter": lg.COUNTER, "leader_bluffer": lg.LEADER_BLUFFER,
+             "threshold_challenger": lg.THRESHOLD_CHALLENGER, "baiter": lg.BAITER,
+             "tempo": lg.TEMPO}
+# the options each bot takes (`name:option=value,...` in load_agent), with defaults
+_BOT_OPTIONS = {"heuristic": {"bluff": 0.3, "challenge_below": 0.3},
+                "threshold_challenger": {"t": 0.5}}
 
 
 class AgentError(RobinWoodError):
@@ -67,17 +80,25 @@ def _empty_table():
             np.zeros(1, dtype=np.float32))
 
 
-def bot(name: str, bluff: float = 0.3, challenge_below: float = 0.3) -> Agent:
-    """A baseline bot by name (uniform, honest, paranoid, heuristic)."""
+def bot(name: str, bluff: float = 0.3, challenge_below: float = 0.3, t: float = 0.5) -> Agent:
+    """A baseline bot or league player by name (BOT_NAMES). `bluff` and
+    `challenge_below` are the heuristic bot's rates, `t` the threshold_challenger's
+    threshold; the other bots ignore them."""
     if name not in _BOT_KIND:
-        raise AgentError(f"unknown bot {name!r}: choose one of {', '.join(BOTS)}")
-    if not 0 <= bluff <= 1 or not 0 <= challenge_below <= 1:
+        raise AgentError(f"unknown bot {name!r}: choose one of {', '.join(BOT_NAMES)}")
+    if not 0 <= bluff <= 1 or not 0 <= challenge_below <= 1 or not 0 <= t <= 1:
         raise AgentError("bot rates must be probabilities in [0, 1]")
     params = np.zeros(ka.NUM_PARAMS)
-    params[ka.P_BLUFF] = bluff
-    params[ka.P_CHALLENGE] = challenge_below
-    label = name if name != "heuristic" or (bluff, challenge_below) == (0.3, 0.3) else \
-        f"heuristic(bluff={bluff:g},challenge_below={challenge_below:g})"
+    label = name
+    if name == "heuristic":
+        params[ka.P_BLUFF] = bluff
+        params[ka.P_CHALLENGE] = challenge_below
+        if (bluff, challenge_below) != (0.3, 0.3):
+            label = f"heuristic(bluff={bluff:g},challenge_below={challenge_below:g})"
+    elif name == "threshold_challenger":
+        params[lg.P_THRESHOLD] = t
+        if t != 0.5:
+            label = f"threshold_challenger(t={t:g})"
     return Agent(label, _BOT_KIND[name], params, (_empty_table(), _empty_table()))
 
 
@@ -100,16 +121,19 @@ def table_agent(name: str, variant: Variant, seat_arrays, visits=None,
 
 
 def load_agent(spec: str) -> Agent:
-    """A bot name (optionally `heuristic:bluff=0.2,challenge_below=0.4`) or a run
-    directory holding a Monte Carlo CFR strategy."""
+    """A bot name (optionally with options: `heuristic:bluff=0.2,challenge_below=0.4`,
+    `threshold_challenger:t=0.7`) or a run directory holding a Monte Carlo CFR
+    strategy."""
     name, _, opts = spec.partition(":")
     if name in _BOT_KIND:
+        allowed = _BOT_OPTIONS.get(name, {})
         kwargs = {}
         for item in filter(None, opts.split(",")):
             key, _, value = item.partition("=")
-            if key not in ("bluff", "challenge_below"):
-                raise AgentError(f"unknown bot option {key!r} in {spec!r}: use bluff= or "
-                                 f"challenge_below=")
+            if key not in allowed:
+                hint = (f"use {' or '.join(o + '=' for o in allowed)}" if allowed
+                        else f"{name} takes no options")
+                raise AgentError(f"unknown bot option {key!r} in {spec!r}: {hint}")
             try:
                 kwargs[key] = float(value)
             except ValueError:
@@ -117,7 +141,7 @@ def load_agent(spec: str) -> Agent:
         return bot(name, **kwargs)
     path = Path(spec)
     if not path.is_dir():
-        raise AgentError(f"{spec!r} is neither a bot ({', '.join(BOTS)}) nor a run "
+        raise AgentError(f"{spec!r} is neither a bot ({', '.join(BOT_NAMES)}) nor a run "
                          f"directory")
     return load_table_agent(path)
 
