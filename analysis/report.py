@@ -209,6 +209,14 @@ GLOSSARY = {
     "*_lo, *_hi": "95% interval (sampled statistics only; approximate for rates); "
                   "shown as [low, high] after the estimate",
     "delta (comparison)": "second profile minus first; pp = percentage points",
+    "exploitability": "how much a best-responding opponent would win per round against "
+                      "the strategy, averaged over the two seats (0 at an equilibrium)",
+    "gain (strength)": "an opponent's seat-averaged payoff per round against the "
+                       "strategy beyond what the strategy gets against itself: a lower "
+                       "bound on exploitability; gain_lo, gain_hi its 95% interval",
+    "learned, thin, unlearned (coverage)": "share of decisions whose table entry had at "
+                                           "least the run's fine_visits updates, fewer, "
+                                           "or no entry (played uniformly)",
 }
 
 TABLE_TITLES = {
@@ -233,6 +241,8 @@ TABLE_TITLES = {
     "run": "This run",
     "convergence": "Convergence measurements",
     "evaluation": "Evaluation (from the run's metadata)",
+    "strength": "Opponents' gains against this strategy (robinwood exploit)",
+    "coverage": "Coverage: self-play decisions on trained table entries",
 }
 MAIN_TABLES = ("outcomes", "match", "peek_summary", "forced_lies", "bluff_rates",
                "challenge_rates", "power_use", "unmasking", "traitor")
@@ -369,6 +379,9 @@ def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
     if isinstance(evaluation, dict) and evaluation:
         tables["evaluation"] = dict_table(evaluation)
     tables["run"] = _run_facts(run)
+    strength = read_strength(run.path) if run.metadata.get("kind") == "mccfr" else None
+    if strength is not None:
+        tables["strength"], tables["coverage"] = strength_tables(strength)
     comparison = None
     if other is not None:
         comparison = compare_profiles(stats, other.stats, (run.name, other.name))
@@ -411,14 +424,15 @@ def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
                     table_fn),
             section("The solve", ["convergence"], ["run", "evaluation"], ["convergence"],
                     table_fn),
-        ]
+        ] + ([section("Strength: who beats it", [], ["strength", "coverage"], [],
+                      table_fn)] if strength is not None else [])
 
     algo = run.metadata.get("algorithm")
     context = {
         "name": run.name, "variant": str(stats.variant),
         "algorithm": algo.get("name") if isinstance(algo, dict) else algo,
         "generated": time.strftime("%Y-%m-%d %H:%M"),
-        "summary": _caveat(run.metadata) + summary_paragraph(stats),
+        "summary": _caveat(run.metadata, strength) + summary_paragraph(stats),
         "glossary": list(GLOSSARY.items()), "table_format": fmt.upper(),
         "other": other.name if other else None,
         "compare_summary": (comparison_paragraph(comparison, (run.name, other.name))
@@ -444,9 +458,38 @@ def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
     return out / "index.html"
 
 
-def _caveat(metadata: dict) -> str:
+def read_strength(run_dir: Path) -> dict | None:
+    """RUN/strength.json written by `robinwood exploit`, or None."""
+    path = Path(run_dir) / "strength.json"
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text())
+        data["opponents"], data["exploitability_lower_bound"]
+    except (ValueError, KeyError, TypeError):
+        raise ReportError(f"{path} is damaged; write it again with `robinwood exploit "
+                          f"{run_dir}`") from None
+    return data
+
+
+def strength_tables(strength: dict):
+    """The opponents' gains (strongest first) and the self-play coverage table."""
+    import pandas as pd
+
+    gains = pd.DataFrame(strength["opponents"]).set_index("opponent")
+    gains = gains.sort_values("gain", ascending=False)[["method", "gain", "gain_lo",
+                                                         "gain_hi", "detail"]]
+    coverage = pd.DataFrame(strength["coverage"]["self-play"]).set_index("decision")
+    return gains, coverage
+
+
+# a lower bound on exploitability above this is called large in the report's summary
+LARGE_BOUND = 0.10
+
+
+def _caveat(metadata: dict, strength: dict | None = None) -> str:
     """Monte Carlo CFR strategies are approximations: say how much training this one had
-    and where its quality is measured, before the numbers are read as the game's."""
+    and how exploitable it is at least, before the numbers are read as the game's."""
     if metadata.get("kind") != "mccfr":
         return ""
     iterations, seconds = metadata.get("iterations"), metadata.get("seconds")
@@ -454,8 +497,18 @@ def _caveat(metadata: dict) -> str:
         return ""
     minutes = round(seconds / 60)
     span = f"{minutes} minute{'s' if minutes != 1 else ''}" if minutes else f"{seconds:.0f} s"
-    return (f"This strategy is a Monte Carlo CFR approximation after {iterations:,} "
-            f"traversals per seat ({span} of training); how close it is "
-            f"to an equilibrium is measured by `robinwood tournament` and `robinwood "
-            f"exploit`, not in this report. ")
-
+    text = (f"This strategy is a Monte Carlo CFR approximation after {iterations:,} "
+            f"traversals per seat ({span} of training). ")
+    if strength is None:
+        return text + ("How exploitable it is has not been measured: run `robinwood "
+                       "exploit` on the run directory and write the report again. ")
+    bound = strength["exploitability_lower_bound"]
+    half = strength.get("exploitability_lower_bound_half_width", 0.0)
+    worst = {o["opponent"]: o for o in strength["opponents"]}
+    text += (f"The strongest of {len(worst)} opponents measured against it, "
+             f"{strength['strongest']}, gains {bound:+.3f} ± {half:.3f} a round "
+             f"(seat-averaged, 95%): its exploitability is at least that. ")
+    if bound > LARGE_BOUND:
+        text += ("That is large: an opponent who knows its weaknesses wins clearly, so "
+                 "the frequencies below describe this strategy, not good play. ")
+    return text

@@ -9,8 +9,9 @@ the learning curve of a long run on the full game.
                     trained to near convergence; both strategies' exact exploitability on
                     the unabstracted tree, side by side, with the bots for scale.
   learning-curve    a run with snapshots (robinwood solve --algo mccfr
-                    --snapshot-minutes ...): each snapshot against every baseline bot in
-                    both seats, plus exploiter gain; samples/s and table size against time.
+                    --snapshot-minutes ...): each snapshot measured by
+                    solver.strength.measure (bots, league, exploiter), the lower bound
+                    on exploitability and self-play coverage against training time.
 
     .venv/bin/python benchmarks/bench_mccfr.py speed [--seconds 20]
     .venv/bin/python benchmarks/bench_mccfr.py abstraction-cost [--mccfr-iterations 1000000]
@@ -46,6 +47,15 @@ def _write(name: str, lines: list[str]) -> None:
     print(text)
 
 
+def plain_es(variant, **kw):
+    """Plain external sampling: every traverser action expanded, no pruning, the fine
+    level played from its first update."""
+    from solver.mccfr import MCCFRConfig
+
+    return MCCFRConfig(variant, batch_iterations=200, max_branching=1 << 40,
+                       prune_probability=0.0, levels="fine", fine_visits=1, **kw)
+
+
 # ----- speed -----------------------------------------------------------------------------
 def speed(args) -> None:
     import pyspiel
@@ -69,11 +79,9 @@ def speed(args) -> None:
         lines.append(f"{name:<58} {done:>9,} traversals in {spent:6.1f} s = "
                      f"{rates[name]:>12,.1f} /s")
 
-    ours = MCCFRSolver(MCCFRConfig(variant, batch_iterations=200, expand_p=1.0,
-                                   max_branching=1 << 40, workers=1, weighting="none"))
+    ours = MCCFRSolver(plain_es(variant, workers=1, weighting="none"))
     timed("ours (numba, abstraction, 1 worker, both seats)", ours.run_batch, 2 * 200)
-    ours2 = MCCFRSolver(MCCFRConfig(variant, batch_iterations=200, expand_p=1.0,
-                                    max_branching=1 << 40, workers=2, weighting="none"))
+    ours2 = MCCFRSolver(plain_es(variant, workers=2, weighting="none"))
     timed("ours (numba, abstraction, 2 workers, both seats)", ours2.run_batch, 2 * 200)
     cpp = pyspiel.ExternalSamplingMCCFRSolver(game, seed=0)
     # one C++ iteration traverses once for each player
@@ -94,7 +102,7 @@ def speed(args) -> None:
 # ----- abstraction cost -------------------------------------------------------------------
 def abstraction_cost(args) -> None:
     from solver.abstraction_eval import exact_evaluation
-    from solver.agents import bot, table_agent
+    from solver.agents import bot
     from solver.best_response import BestResponder
     from solver.cfr import CFRSolver, algorithm
     from solver.mccfr import MCCFRConfig, MCCFRSolver
@@ -115,17 +123,15 @@ def abstraction_cost(args) -> None:
                f"exact DCFR ({args.exact_iterations} it)": exact_x,
                "exact seconds": exact_seconds}
         for label, cfg in (
-                ("MCCFR plain ES", MCCFRConfig(variant, batch_iterations=1000, expand_p=1.0,
-                                                max_branching=1 << 40, workers=1)),
-                ("MCCFR defaults", MCCFRConfig(variant, batch_iterations=1000, workers=1))):
+                ("coarse level", MCCFRConfig(variant, levels="coarse", workers=1)),
+                ("fine level", MCCFRConfig(variant, fine_visits=1, workers=1)),
+                ("defaults (coarse, then fine)", MCCFRConfig(variant, workers=1))):
             solver = MCCFRSolver(cfg)
             solver.warm_up()
             start = time.perf_counter()
-            solver.run(args.mccfr_iterations // 1000)
+            solver.run(args.mccfr_iterations // cfg.batch_iterations)
             spent = time.perf_counter() - start
-            arrays = [(t.keys[:t.entries], t.offset[:t.entries], t.nact[:t.entries],
-                       t.average_strategy()) for t in solver.tables]
-            cost = exact_evaluation(table_agent(label, variant, arrays), tree=tree)
+            cost = exact_evaluation(solver.agent(label), tree=tree)
             assert cost.inconsistent_infosets == 0
             row[label] = cost.exploitability
             row[f"{label} infosets"] = solver.entries
@@ -142,9 +148,12 @@ def abstraction_cost(args) -> None:
                            "display.float_format", "{:.4g}".format):
         lines.append(frame.to_string())
     lines += ["", "exact DCFR: the lossless solver on the full tree. MCCFR: "
-              f"{args.mccfr_iterations:,} traversals per seat, one worker, abstracted; its "
-              f"average strategy written back onto every infoset of the full tree and "
-              f"best-responded exactly. uniform, heuristic: the bots, for scale."]
+              f"{args.mccfr_iterations:,} probe-sampled traversals per seat, one worker; "
+              "coarse level: the coarse key only; fine level: the fine key played from its "
+              "first update (coarse entries exist but are soon overridden); defaults: "
+              "fine entries once coarse and fine both have 200 updates. Each strategy is "
+              "written back onto every infoset of the full tree and best-responded "
+              "exactly. uniform, heuristic: the bots, for scale."]
     _write("bench_mccfr_abstraction_cost.txt", lines)
 
 
@@ -156,74 +165,83 @@ def learning_curve(args) -> None:
     import matplotlib.pyplot as plt
     import pandas as pd
 
-    from solver.agents import BOTS, bot, load_table_agent
-    from solver.exploiter import exploit
-    from solver.tournament import head_to_head
+    from solver.agents import load_table_agent
+    from solver.strength import measure
 
     run = Path(args.run)
     snaps = sorted((p for p in (run / "snapshots").glob("*s")),
                    key=lambda p: float(p.name[:-1]))
     points = [(float(p.name[:-1]), p) for p in snaps] + [
         (json.loads((run / "metadata.json").read_text())["seconds"], run)]
-    rows = []
+    rows, tables = [], {}
     for index, (seconds, path) in enumerate(points):
         final = index == len(points) - 1
         agent = load_table_agent(path)
         meta = json.loads((path / "metadata.json").read_text())
-        row = {"minutes": seconds / 60, "iterations": meta["iterations"],
-               "infosets": meta["infosets"], "table_gib": meta["table_bytes"] / 1024**3}
-        for name in BOTS:
-            result = head_to_head(agent.variant, agent, bot(name), rounds=args.rounds,
-                                  seed=11)
-            for s in result.seats:
-                row[f"win vs {name} seat {s.seat}"] = s.win_rate
-                row[f"turn cap vs {name} seat {s.seat}"] = s.turn_cap_draws / s.rounds
-        self_play = head_to_head(agent.variant, agent, agent, rounds=args.rounds, seed=12)
-        row["self-play turn-cap rate"] = np.mean([s.turn_cap_draws / s.rounds
-                                                  for s in self_play.seats])
-        row["self-play seat 0 value"] = self_play.seats[0].value
         minutes = args.final_exploiter_minutes if final else args.exploiter_minutes
-        if minutes > 0:
-            report = exploit(agent, seconds=minutes * 60, rounds=args.rounds, seed=13)
-            row["exploiter minutes"] = minutes
-            row["exploiter gain"] = report.gain
-            row["exploiter gain +/-"] = report.half_width
-            row["exploiter traversals per seat"] = int(np.mean([s.iterations
-                                                                for s in report.seats]))
+        report = measure(agent, rounds=args.rounds, seed=11,
+                         exploiter_seconds=minutes * 60 if minutes > 0 else None,
+                         say=lambda text: print(f"  {text}", flush=True))
+        table = report.table()
+        tables[seconds / 60] = table
+        best = report.strongest
+        coverage = report.coverage["self-play"]
+        row = {"minutes": seconds / 60, "iterations": meta["iterations"],
+               "infosets": meta["infosets"], "table_gib": meta["table_bytes"] / 1024**3,
+               "bound": best.gain, "bound +/-": best.half_width, "strongest": best.name,
+               "self-play learned": coverage.loc["all", "learned"],
+               "self-play thin": coverage.loc["all", "thin"],
+               "self-play unlearned": coverage.loc["all", "unlearned"]}
+        for name, r in table.iterrows():
+            row[f"payoff vs {name}"] = -r["gain"]
+            row[f"payoff vs {name} lo"] = -r["gain_hi"]
         rows.append(row)
         print({k: (round(v, 4) if isinstance(v, float) else v) for k, v in row.items()},
               flush=True)
+        if final:
+            final_report = report
     frame = pd.DataFrame(rows)
     frame.to_csv(RESULTS / "mccfr_learning_curve.csv", index=False)
-    lines = _header(f"Learning curve of {run} ({args.rounds:,} rounds per seat per bot; "
-                    f"exploiter {args.exploiter_minutes:g} min per seat, "
+    (RESULTS / "mccfr_strength_final.json").write_text(
+        json.dumps(final_report.to_json(), indent=2))
+    lines = _header(f"Learning curve of {run} ({args.rounds:,} rounds per seat per "
+                    f"opponent; exploiter {args.exploiter_minutes:g} min per seat, "
                     f"{args.final_exploiter_minutes:g} min for the final strategy)")
     with pd.option_context("display.width", 250, "display.max_columns", 60,
                            "display.float_format", "{:.3f}".format):
         lines.append(frame.T.to_string())
+        lines += ["", "Final strategy, every opponent (gain = its seat-averaged payoff "
+                  "against the strategy; 95% interval):",
+                  final_report.table().to_string(), "",
+                  "Final strategy, self-play coverage:",
+                  final_report.coverage["self-play"].to_string()]
     _write("bench_mccfr_learning_curve.txt", lines)
 
-    curve = pd.read_csv(run / "convergence.csv")
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4))
+    fig, axes = plt.subplots(1, 3, figsize=(16, 4.5))
     ax = axes[0]
-    ax.plot(curve.seconds / 60, curve.nodes_per_second / 1e3)
-    ax.set(xlabel="training minutes", ylabel="thousand nodes / s", title="sampling speed")
+    opponents = [c[len("payoff vs "):] for c in frame.columns
+                 if c.startswith("payoff vs ") and not c.endswith(" lo")]
+    for i, name in enumerate(opponents):
+        ax.plot(frame.minutes, frame[f"payoff vs {name}"], marker="o", ms=3,
+                color=plt.cm.tab20(i % 20), label=name)
+    ax.axhline(0, color="grey", lw=1)
+    ax.set(xlabel="training minutes", ylabel="strategy's seat-averaged payoff",
+           title="payoff against each opponent")
+    ax.legend(fontsize=7, ncol=2)
     ax = axes[1]
-    ax.plot(curve.seconds / 60, curve.table_bytes / 1024**3, label="table GiB")
-    ax2 = ax.twinx()
-    ax2.plot(curve.seconds / 60, curve.infosets / 1e6, color="C1", label="infosets (M)")
-    ax.set(xlabel="training minutes", ylabel="GiB", title="table size")
-    ax2.set_ylabel("million infosets")
+    ax.errorbar(frame.minutes, frame["bound"], yerr=frame["bound +/-"], marker="s",
+                color="k", capsize=3)
+    ax.axhline(0.10, color="C3", ls=":", lw=1, label="target 0.10")
+    ax.axhline(0.05, color="C2", ls=":", lw=1, label="aim 0.05")
+    ax.set(xlabel="training minutes", ylabel="max gain (95%)",
+           title="lower bound on exploitability")
+    ax.legend(fontsize=8)
     ax = axes[2]
-    for name in BOTS:
-        ax.plot(frame.minutes, (frame[f"win vs {name} seat 0"] + frame[f"win vs {name} seat 1"])
-                / 2, marker="o", label=f"vs {name}")
-    if "exploiter gain" in frame:
-        ax.plot(frame.minutes, frame["exploiter gain"], marker="s", color="k",
-                label="exploiter gain")
-    ax.axhline(0.6, color="grey", ls=":", lw=1)
-    ax.set(xlabel="training minutes", ylabel="win rate (mean of seats) / gain",
-           title="strength")
+    for name, color in (("learned", "C2"), ("thin", "C1"), ("unlearned", "C3")):
+        ax.plot(frame.minutes, frame[f"self-play {name}"], marker="o", color=color,
+                label=name)
+    ax.set(xlabel="training minutes", ylabel="share of self-play decisions",
+           title="coverage", ylim=(0, 1))
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(RESULTS / "mccfr_learning_curve.png", dpi=110)
@@ -238,16 +256,16 @@ def main() -> None:
     p.set_defaults(func=speed)
     p = sub.add_parser("abstraction-cost")
     p.add_argument("--variants", nargs="+",
-                   default=["rspx:max_turns=4", "rspx:max_turns=5", "rspmx:max_turns=4",
-                            "duel6:max_turns=2"])
+                   default=["rspx:max_turns=5", "rspmx:max_turns=3", "duel6:max_turns=2",
+                            "duel7:max_turns=2"])
     p.add_argument("--exact-iterations", type=int, default=1000)
-    p.add_argument("--mccfr-iterations", type=int, default=1_000_000)
+    p.add_argument("--mccfr-iterations", type=int, default=200_000)
     p.set_defaults(func=abstraction_cost)
     p = sub.add_parser("learning-curve")
     p.add_argument("run")
     p.add_argument("--rounds", type=int, default=20_000)
-    p.add_argument("--exploiter-minutes", type=float, default=1.0)
-    p.add_argument("--final-exploiter-minutes", type=float, default=8.0)
+    p.add_argument("--exploiter-minutes", type=float, default=0.0)
+    p.add_argument("--final-exploiter-minutes", type=float, default=5.0)
     p.set_defaults(func=learning_curve)
     args = parser.parse_args()
     args.func(args)

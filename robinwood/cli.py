@@ -426,36 +426,59 @@ def league(agent, opponents, variant_text, rounds, seed, as_json, **params):
 
 @cli.command()
 @click.argument("run_dir", type=click.Path(file_okay=False))
-@click.option("--minutes", type=float, default=None, help="Training time per seat (the "
-              "two seats train at once, one per core).")
-@click.option("--iterations", type=int, default=None, help="Training traversals per seat.")
-@click.option("--rounds", type=click.IntRange(1), default=100_000, show_default=True,
-              help="Evaluation rounds per seat.")
+@click.option("--minutes", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Train an exploiter for this long in each seat (the two seats train "
+                   "at once, one per core).")
+@click.option("--iterations", type=click.IntRange(min=1), default=None,
+              help="... or for this many traversals per seat.")
+@click.option("--rounds", type=click.IntRange(1), default=20_000, show_default=True,
+              help="Rounds per seat against each opponent.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 def exploit(run_dir, minutes, iterations, rounds, seed, as_json):
-    """Train a best responder against the Monte Carlo CFR strategy in RUN_DIR and
-    report its gain, a lower bound on the strategy's exploitability."""
-    from solver.agents import load_table_agent
-    from solver.exploiter import exploit as run_exploit
+    """How exploitable the Monte Carlo CFR strategy in RUN_DIR is at least: every
+    baseline bot and league player against it, and a trained exploiter when given a
+    budget. Prints each opponent's seat-averaged gain with its 95% interval, their
+    maximum (the stated lower bound on exploitability) and how many of the strategy's
+    decisions landed on trained table entries; writes RUN_DIR/strength.json."""
+    from pathlib import Path
 
-    if minutes is None and iterations is None:
-        raise click.UsageError("give the exploiter a budget: --minutes or --iterations")
+    import pandas as pd
+
+    from solver.agents import load_table_agent
+    from solver.strategy_file import atomic_write_bytes
+    from solver.strength import measure
+
     strategy = load_table_agent(run_dir)
-    report = run_exploit(strategy, seconds=minutes * 60 if minutes else None,
-                         iterations=iterations, rounds=rounds, seed=seed)
+
+    def say(text):
+        if not as_json:
+            click.echo(f"robinwood: {text}", err=True)
+
+    report = measure(strategy, rounds=rounds, seed=seed,
+                     exploiter_seconds=minutes * 60 if minutes else None,
+                     exploiter_iterations=iterations, say=say)
+    data = report.to_json()
+    atomic_write_bytes(Path(run_dir) / "strength.json", json.dumps(data, indent=2).encode())
     if as_json:
-        click.echo(json.dumps(report.to_json(), indent=2))
+        click.echo(json.dumps(data, indent=2))
         return
-    for s in report.seats:
-        click.echo(f"exploiter in seat {s.seat}: {s.iterations:,} traversals "
-                   f"({s.nodes:,} nodes, {s.seconds:.0f} s, {s.infosets:,} infosets); "
-                   f"wins {s.exploiter_value:+.4f} against it where it wins "
-                   f"{s.self_play_value:+.4f} against itself: gain {s.gain:+.4f} "
-                   f"+/- {s.half_width:.4f}")
-    click.echo(f"exploiter gain (mean of the seats, a lower bound on exploitability): "
-               f"{report.gain:+.4f} +/- {report.half_width:.4f} (95%, payoff units: "
-               f"win +1, loss -1)")
+    with pd.option_context("display.width", 140, "display.max_columns", 20,
+                           "display.float_format", "{:+.4f}".format):
+        click.echo(f"opponents' gains against {strategy.name} ({rounds:,} rounds a seat; "
+                   f"payoff units, win +1, loss -1; 95% intervals):")
+        click.echo(report.table().to_string())
+        click.echo("")
+    with pd.option_context("display.width", 140, "display.float_format", "{:.3f}".format):
+        click.echo(f"coverage: share of {strategy.name}'s decisions on an entry with at "
+                   f"least {strategy.min_visits} updates (learned), fewer (thin), or none "
+                   f"(played uniformly), in self-play:")
+        click.echo(report.coverage["self-play"].to_string())
+        click.echo("")
+    best = report.strongest
+    click.echo(f"lower bound on exploitability: {best.gain:+.4f} +/- {best.half_width:.4f} "
+               f"(95%), by {best.name} ({best.method}); {report.unlearned_self_play:.2%} of "
+               f"self-play decisions found no table entry")
 
 
 def main() -> None:

@@ -56,7 +56,7 @@ def _sweep(variant, rounds: int, seed: int) -> set[int]:
     legal = np.empty(k.MAX_LEGAL, dtype=np.int64)
     chance_p = np.empty(k.MAX_CHANCE_OUTCOMES)
     out = np.empty(k.MAX_LEGAL)
-    scratch = np.empty((4, k.MAX_LEGAL), dtype=np.int64)
+    scratch = np.empty((ab.SCRATCH_ROWS, k.MAX_LEGAL), dtype=np.int64)
     abst = np.empty(k.MAX_LEGAL, dtype=np.int64)
     phases = set()
     for name in LEAGUE_BOTS:

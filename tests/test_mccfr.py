@@ -259,13 +259,79 @@ def test_bots_are_openspiel_bots():
     assert totals.sum() == pytest.approx(0.0)      # zero-sum rounds were played to the end
 
 
-def test_cli_exploit_reports_a_gain(tmp_path):
+def test_cli_exploit_reports_every_opponent_and_their_maximum(tmp_path):
     solve_mccfr(MCCFRConfig(RSPX4, batch_iterations=50), tmp_path, max_iterations=100)
     result = CliRunner().invoke(cli, ["exploit", str(tmp_path), "--iterations", "500",
                                       "--rounds", "2000", "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
-    assert {s["seat"] for s in report["seats"]} == {0, 1}
-    assert all(s["iterations"] >= 500 for s in report["seats"])
-    result = CliRunner().invoke(cli, ["exploit", str(tmp_path)])
-    assert result.exit_code == 2 and "budget" in result.output
+    assert json.loads((tmp_path / "strength.json").read_text()) == report
+    gains = {o["opponent"]: o["gain"] for o in report["opponents"]}
+    assert {"uniform", "honest", "paranoid", "heuristic", "exploiter"} <= set(gains)
+    assert len(gains) >= 10                      # the league's players too
+    assert report["exploitability_lower_bound"] == max(gains.values())
+    assert gains[report["strongest"]] == max(gains.values())
+    # 100 traversals a seat leave a weak strategy: somebody beats it clearly
+    assert report["exploitability_lower_bound"] > 0.05
+    selfplay = {row["decision"]: row for row in report["coverage"]["self-play"]}
+    assert selfplay["all"]["decisions"] > 0
+    assert selfplay["all"]["learned"] + selfplay["all"]["thin"] + selfplay["all"][
+        "unlearned"] == pytest.approx(1.0)
+    result = CliRunner().invoke(cli, ["exploit", str(tmp_path), "--minutes", "-1"])
+    assert result.exit_code == 2 and "--minutes" in result.output
+
+
+def test_coverage_counts_each_decision_by_the_entry_it_lands_on():
+    """Coverage on a table built so that the answer is known: an entry for the fine key
+    of every decision of the exact tree, trained (visits at the threshold) for turn
+    decisions, thin (one fewer) after a peek, and none for respond decisions. Every
+    table decision of a tournament must then land in exactly its class."""
+    from game_def import _core as k
+    from solver import _abstraction as ab
+
+    rules = game_def.core.rules_array(RSPX2)
+    entries = [{}, {}]                    # seat -> fine key -> (phase, abstract actions)
+    scratch = np.zeros((ab.SCRATCH_ROWS, k.MAX_LEGAL), np.int64)
+    legal = np.zeros(k.MAX_LEGAL, np.int64)
+    abst = np.zeros(k.MAX_LEGAL, np.int64)
+    game = game_def.load_game(RSPX2)
+    stack = [game.new_initial_state()]
+    while stack:
+        state = stack.pop()
+        if state.is_terminal():
+            continue
+        if state.is_chance_node():
+            stack += [state.child(a) for a, _ in state.chance_outcomes()]
+            continue
+        seat = state.current_player()
+        know = _knowledge(rules, state.history())
+        m = k._legal_actions(state.core_state, rules, legal)
+        fine, _, count = ab._decision_keys(state.core_state, rules, know, seat, legal, m,
+                                           scratch, abst)
+        entries[seat][int(fine)] = (int(state.core_state[k.S_PHASE]), int(count))
+        stack += [state.child(a) for a in state.legal_actions()]
+    threshold = 10
+    tables, visits = [], []
+    for seat in (0, 1):
+        kept = [(key, n, threshold if phase == k.PH_TURN else threshold - 1)
+                for key, (phase, n) in entries[seat].items() if phase != k.PH_RESPOND]
+        nact = np.array([n for _, n, _ in kept], dtype=np.int64)
+        offset = np.concatenate([[0], np.cumsum(nact)[:-1]]).astype(np.int64)
+        probs = np.concatenate([np.full(n, 1.0 / n) for n in nact]).astype(np.float32)
+        tables.append((np.array([key for key, _, _ in kept]), offset, nact, probs))
+        visits.append(np.array([v for _, _, v in kept]))
+    built = table_agent("built", RSPX2, tables, visits, threshold)
+    result = head_to_head(RSPX2, built, bot("uniform"), rounds=3000, seed=4)
+    cov = result.coverage_table(0)
+    assert cov.loc["turn", "learned"] == 1.0
+    assert cov.loc["after peek", "thin"] == 1.0
+    assert cov.loc["respond", "unlearned"] == 1.0
+    assert cov.loc["turn", "decisions"] > 3000 and cov.loc["respond", "decisions"] > 100
+    assert result.coverage[1].sum() == 0            # the bot has no table
+
+
+def _knowledge(rules, history):
+    from solver import _agents as ka
+
+    _, know = ka._replay(rules, np.array(history, dtype=np.int64))
+    return know

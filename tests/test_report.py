@@ -222,3 +222,32 @@ def test_evaluation_dicts_become_tables():
     assert nested.loc["vs_random", "ci95"] == "[0.8, 1.0]"
     flat = dict_table({"rounds": 1000, "bots": {"greedy": 0.6}})
     assert flat.loc["bots.greedy", "value"] == 0.6
+
+
+def test_an_mccfr_report_opens_with_how_exploitable_the_strategy_is(tmp_path):
+    """A real (tiny) Monte Carlo CFR run: before `robinwood exploit` the report says
+    the strength is unmeasured; after it, the summary names the strongest opponent and
+    its gain, and a Strength section lists every opponent and the coverage."""
+    run = tmp_path / "run"
+    result = invoke("solve", "--variant", "rspx:max_turns=3", "--algo", "mccfr",
+                    "--iterations", "400", "--workers", "1", "--out", run, "--json")
+    assert result.exit_code == 0, result.output
+    out = tmp_path / "before"
+    assert invoke("report", run, "--out", out, "--rounds", 2000).exit_code == 0
+    assert "has not been measured" in (out / "index.html").read_text()
+    result = invoke("exploit", run, "--rounds", 1000, "--json")
+    assert result.exit_code == 0, result.output
+    strength = json.loads(result.output)
+    out = tmp_path / "after"
+    assert invoke("report", run, "--out", out, "--rounds", 2000).exit_code == 0
+    html = (out / "index.html").read_text()
+    bound = strength["exploitability_lower_bound"]
+    assert f"{strength['strongest']}, gains {bound:+.3f}" in html
+    assert "Strength: who beats it" in html and "at least that" in html
+    assert ("That is large" in html) == (bound > 0.10)
+    gains = pd.read_csv(out / "tables" / "strength.csv")
+    assert len(gains) == len(strength["opponents"])
+    assert gains["gain"].iloc[0] == pytest.approx(bound)      # strongest first
+    (run / "strength.json").write_text("{ not json")
+    one_line_error(invoke("report", run, "--out", tmp_path / "bad"), "strength.json",
+                   "robinwood exploit")
