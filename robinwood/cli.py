@@ -352,8 +352,10 @@ def format_simulation(r: dict) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 def tournament(agent_a, agent_b, variant_text, rounds, seed, as_json, **params):
     """AGENT_A against AGENT_B in both seats, with 95% intervals. An agent is a bot
-    (uniform, honest, paranoid, heuristic[:bluff=0.3,challenge_below=0.3]) or a Monte
-    Carlo CFR run directory (whose variant is then the default)."""
+    (uniform, honest, paranoid, heuristic[:bluff=0.3,challenge_below=0.3]), a league
+    player (docs/bots.md: truthful_challenger, silent, counter, leader_bluffer,
+    threshold_challenger[:t=0.5], baiter, tempo) or a Monte Carlo CFR run directory
+    (whose variant is then the default)."""
     import pandas as pd
 
     from solver.agents import load_agent

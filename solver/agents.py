@@ -43,9 +43,8 @@ _BOT_KIND = {"uniform": ka.UNIFORM, "honest": ka.HONEST, "paranoid": ka.PARANOID
              "silent": lg.SILENT, "counter": lg.COUNTER, "leader_bluffer": lg.LEADER_BLUFFER,
              "threshold_challenger": lg.THRESHOLD_CHALLENGER, "baiter": lg.BAITER,
              "tempo": lg.TEMPO}
-# the options each bot takes (`name:option=value,...` in load_agent), with defaults
-_BOT_OPTIONS = {"heuristic": {"bluff": 0.3, "challenge_below": 0.3},
-                "threshold_challenger": {"t": 0.5}}
+# the options each bot takes (`name:option=value,...` in load_agent; defaults in bot())
+_BOT_OPTIONS = {"heuristic": ("bluff", "challenge_below"), "threshold_challenger": ("t",)}
 
 
 class AgentError(RobinWoodError):
@@ -126,7 +125,7 @@ def load_agent(spec: str) -> Agent:
     strategy."""
     name, _, opts = spec.partition(":")
     if name in _BOT_KIND:
-        allowed = _BOT_OPTIONS.get(name, {})
+        allowed = _BOT_OPTIONS.get(name, ())
         kwargs = {}
         for item in filter(None, opts.split(",")):
             key, _, value = item.partition("=")

@@ -151,9 +151,11 @@ def test_play_league_intervals_contain_the_exact_values(rspx4):
     assert frame.attrs["gain"] == frame["gain"].max()
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("variant", ["rspmx:max_turns=3", "duel6:max_turns=2",
-                                     "duel8:max_turns=2"])
+@pytest.mark.parametrize("variant", [
+    "duel8:max_turns=1",                             # the Witch: a private look, a swap
+    pytest.param("standard:max_turns=1", marks=pytest.mark.slow),  # every power; 20 s
+    pytest.param("rspmx:max_turns=3", marks=pytest.mark.slow),   # 40 s
+    pytest.param("duel6:max_turns=2", marks=pytest.mark.slow)])  # 80 s
 def test_league_players_use_only_their_own_information_on_larger_decks(variant):
     variant = game_def.parse(variant)
     tree = build_robinwood_tree(variant, symmetric=False)
