@@ -232,3 +232,36 @@ def local_best_response(agent: Agent, *, rounds: int = 2000, seed: int = 0,
                                                                  _COUNTER_INDEX)}))
     return LBRReport(agent.name, str(variant), int(seed), particles, rollouts, continuation,
                      tuple(seats))
+
+
+def belief_posterior(agent: Agent, history, seat: int, *, variant: Variant | str | None = None,
+                     particles: int = 4096, seed: int = 0) -> np.ndarray:
+    """What seat `seat` believes after `history` (core action ids, chance included,
+    ending at a decision) against `agent` in the other seat: an (n, 10) array whose
+    [p, c] is the particle estimate of P(the card at position p is character c | what
+    the seat observed). An undealt card counts as a draw from its particle's pool."""
+    variant = _check_variant(agent, variant)
+    particles = _positive("particles", particles)
+    if seat not in (0, 1):
+        raise AgentError(f"seat must be 0 or 1, got {seat!r}")
+    history = np.ascontiguousarray(history, dtype=np.int64)
+    rules = rules_array(variant)
+    cfg = _config(particles, 1, True)
+    ws = kl._workspace(cfg, len(history) + 1)
+    counters = np.zeros(kl.C_SIZE, dtype=np.int64)
+    if not kl._belief_after(rules, history, seat, _agent_tuple(agent, 1 - seat), cfg, ws,
+                            np.uint64(seed), counters):
+        raise AgentError("no particle is consistent with this history (regeneration "
+                         "failed): is it a history the agent can play?")
+    n = int(rules[kl.k.R_N])
+    cards = ws.pst[:particles, kl.k.S_CARD:kl.k.S_CARD + n]
+    pools = ws.pst[:particles, kl.k.S_POOL:kl.k.S_POOL + kl.k.NUM_CHARACTERS].astype(float)
+    totals = pools.sum(axis=1, keepdims=True)
+    draw = np.divide(pools, totals, out=np.zeros_like(pools), where=totals > 0)
+    out = np.zeros((n, kl.k.NUM_CHARACTERS))
+    w = ws.w[:particles]
+    for p in range(n):
+        dealt = cards[:, p] >= 0
+        np.add.at(out[p], cards[dealt, p], w[dealt])
+        out[p] += (w[~dealt, None] * draw[~dealt]).sum(axis=0)
+    return out
