@@ -435,12 +435,16 @@ def league(agent, opponents, variant_text, rounds, seed, as_json, **params):
               help="... or for this many traversals per seat.")
 @click.option("--rounds", type=click.IntRange(1), default=20_000, show_default=True,
               help="Rounds per seat against each opponent.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--lbr-rounds", type=click.IntRange(0), default=1000, show_default=True,
+              help="Rounds per seat for the local best response (docs/lbr.md); 0 skips "
+                   "it.")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+              help="Random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
-def exploit(run_dir, minutes, iterations, rounds, seed, as_json):
+def exploit(run_dir, minutes, iterations, rounds, lbr_rounds, seed, as_json):
     """How exploitable the Monte Carlo CFR strategy in RUN_DIR is at least: every
-    baseline bot and league player against it, and a trained exploiter when given a
-    budget. Prints each opponent's seat-averaged gain with its 95% interval, their
+    baseline bot and league player against it, the local best response, and a trained
+    exploiter when given a budget. Prints each opponent's seat-averaged gain with its 95% interval, their
     maximum (the stated lower bound on exploitability) and how many of the strategy's
     decisions landed on trained table entries; writes RUN_DIR/strength.json."""
     from pathlib import Path
@@ -459,7 +463,7 @@ def exploit(run_dir, minutes, iterations, rounds, seed, as_json):
 
     report = measure(strategy, rounds=rounds, seed=seed,
                      exploiter_seconds=minutes * 60 if minutes else None,
-                     exploiter_iterations=iterations, say=say)
+                     exploiter_iterations=iterations, lbr_rounds=lbr_rounds, say=say)
     data = report.to_json()
     atomic_write_bytes(Path(run_dir) / "strength.json", json.dumps(data, indent=2).encode())
     if as_json:

@@ -8,6 +8,7 @@ import numpy as np
 from game_def import _core as k
 from game_def._jit import jit
 
+from . import _abstraction as ab
 from . import _agents as ka
 
 
@@ -19,7 +20,7 @@ def _entry_at(rules, history, slots, keys, offset, nact, probs):
     seat = k._current_player(state)
     legal = np.empty(k.MAX_LEGAL, dtype=np.int64)
     m = k._legal_actions(state, rules, legal)
-    scratch = np.empty((4, k.MAX_LEGAL), dtype=np.int64)
+    scratch = np.empty((ab.SCRATCH_ROWS, k.MAX_LEGAL), dtype=np.int64)
     abst = np.empty(k.MAX_LEGAL, dtype=np.int64)
     out = np.empty(k.MAX_LEGAL, dtype=np.float64)
     return ka._table_probs(slots, keys, offset, nact, probs, state, rules, know, seat, legal,

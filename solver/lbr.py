@@ -169,10 +169,11 @@ def _continuation(name: str):
 def _self_play(rules, rounds: int, seed: int, seat: int, agent: Agent, max_turns: int):
     results = np.zeros(4, dtype=np.int64)
     lengths = np.zeros(max_turns + 1, dtype=np.int64)
+    coverage = np.zeros((2, ka.NUM_DECISION_KINDS, ka.NUM_COVERAGE), dtype=np.int64)
     kinds = np.array([agent.kind, agent.kind], dtype=np.int64)
     params = np.stack([agent.params, agent.params]).astype(np.float64)
-    ka._play(rules, rounds, seed, seat, kinds, params, *agent.table(seat),
-             *agent.table(1 - seat), results, lengths)
+    ka._play(rules, rounds, seed, seat, kinds, params, *agent.table(seat), agent.visits(seat),
+             *agent.table(1 - seat), agent.visits(1 - seat), 1, results, lengths, coverage)
     return _mean_and_half_width(int(results[0]), int(results[2]), rounds)
 
 

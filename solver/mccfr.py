@@ -57,7 +57,7 @@ class MCCFRConfig:
     max_branching: int = 16
     exploration: float = 0.1
     prune_below: float = -2.0
-    prune_probability: float = 0.9
+    prune_probability: float = 0.0   # off: pruning slowed convergence (docs/mccfr.md)
     levels: str = "fine"
     fine_visits: int = 200
     batch_iterations: int = 200

@@ -2,8 +2,8 @@
 
 A strategy's quality is what the strongest opponent found gets against it. `measure`
 plays the strategy against the baseline bots and the league of scripted players
-(solver.league), trains an exploiter against it (solver.exploiter) and, when asked,
-runs the local best response (solver.lbr). Each opponent's *gain* is its seat-averaged
+(solver.league), and, when given a budget, trains an exploiter against it
+(solver.exploiter) and runs the local best response (solver.lbr). Each opponent's *gain* is its seat-averaged
 payoff against the strategy minus the strategy's own seat-averaged self-play payoff
 (which is 0 for a two-player zero-sum round), with a 95% interval; every gain is a lower
 bound on exploitability in expectation, and so is their maximum, the project's stated
@@ -23,6 +23,7 @@ import pandas as pd
 
 from .agents import BOTS, Agent, bot
 from .exploiter import exploit
+from .lbr import local_best_response
 from .league import LEAGUE
 from .tournament import coverage_frame, head_to_head
 
@@ -84,11 +85,11 @@ def _half(result) -> float:
 
 def measure(strategy: Agent, *, rounds: int = 20_000, seed: int = 0,
             exploiter_seconds: float | None = None, exploiter_iterations: int | None = None,
-            lbr: Callable[[Agent], "Opponent"] | None = None,
+            lbr_rounds: int = 0,
             say: Callable[[str], None] | None = None) -> StrengthReport:
     """Every opponent against `strategy` (a table agent) on its variant, `rounds` rounds
     in each seat; the exploiter trains for the given budget (skipped without one) and
-    `lbr`, when given, returns the local best response's result."""
+    the local best response plays `lbr_rounds` rounds a seat (skipped at 0)."""
     say = say or (lambda text: None)
     variant = strategy.variant
     self_play = head_to_head(variant, strategy, strategy, rounds=rounds, seed=seed)
@@ -111,7 +112,12 @@ def measure(strategy: Agent, *, rounds: int = 20_000, seed: int = 0,
         traversals = int(np.mean([s.iterations for s in report.seats]))
         opponents.append(Opponent("exploiter", "exploiter", report.gain, report.half_width,
                                   f"{traversals:,} traversals a seat"))
-    if lbr is not None:
-        say("local best response in each seat")
-        opponents.append(lbr(strategy))
+    if lbr_rounds:
+        say(f"local best response in each seat ({lbr_rounds:,} rounds a seat)")
+        report = local_best_response(strategy, rounds=lbr_rounds, seed=seed + 3)
+        regenerations = report.to_json()["counters"]["regenerations"]
+        opponents.append(Opponent("local best response", "local best response",
+                                  report.gain, report.half_width,
+                                  f"{lbr_rounds:,} rounds a seat, {report.particles} "
+                                  f"particles, {regenerations} belief regenerations"))
     return StrengthReport(strategy.name, str(variant), rounds, opponents, coverage)

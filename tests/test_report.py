@@ -235,7 +235,7 @@ def test_an_mccfr_report_opens_with_how_exploitable_the_strategy_is(tmp_path):
     out = tmp_path / "before"
     assert invoke("report", run, "--out", out, "--rounds", 2000).exit_code == 0
     assert "has not been measured" in (out / "index.html").read_text()
-    result = invoke("exploit", run, "--rounds", 1000, "--json")
+    result = invoke("exploit", run, "--rounds", 1000, "--lbr-rounds", 200, "--json")
     assert result.exit_code == 0, result.output
     strength = json.loads(result.output)
     out = tmp_path / "after"
