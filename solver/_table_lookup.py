@@ -1,0 +1,26 @@
+"""Kernel for solver.table_lookup: which entry of an abstracted strategy table a
+decision reads. Private: call solver.table_lookup."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from game_def import _core as k
+from game_def._jit import jit
+
+from . import _agents as ka
+
+
+@jit
+def _entry_at(rules, history, slots, keys, offset, nact, probs):
+    """The table entry of the decision reached by `history` (action ids, chance included),
+    or -1 if the table has none for it (the strategy then plays uniformly)."""
+    state, know = ka._replay(rules, history)
+    seat = k._current_player(state)
+    legal = np.empty(k.MAX_LEGAL, dtype=np.int64)
+    m = k._legal_actions(state, rules, legal)
+    scratch = np.empty((4, k.MAX_LEGAL), dtype=np.int64)
+    abst = np.empty(k.MAX_LEGAL, dtype=np.int64)
+    out = np.empty(k.MAX_LEGAL, dtype=np.float64)
+    return ka._table_probs(slots, keys, offset, nact, probs, state, rules, know, seat, legal,
+                           m, scratch, abst, out)
