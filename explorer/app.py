@@ -60,10 +60,13 @@ def serve(run_dir, host: str = "127.0.0.1", port: int = 8765, open_browser: bool
 
     import uvicorn
 
+    import sys
+
     check_port_free(host, port)
     start = time.perf_counter()
-    echo(f"robinwood: loading {run_dir} (exact runs: the tree and the values of every "
-         f"situation are computed once)")
+    if sys.stderr.isatty():  # a note while a big tree builds; logs get only the outcome
+        echo(f"robinwood: loading {run_dir} (exact runs: the tree and the values of "
+             f"every situation are computed once)")
     app = create_app(run_dir)
     run = app.state.run
     url = f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0', '::') else host}:{port}/"

@@ -119,7 +119,8 @@ def board(state, viewer: int | None, *, truth: list[str] | None = None,
         "turn": int(s[k.S_TURN]) + (0 if over else 1), "max_turns": variant.max_turns,
         "actor": actor, "mover": mover, "over": over,
         "phase": _phase_text(state, phase, actor, announced, power, names),
-        "announced": NAMES[announced] if announced >= 0 and phase != k.PH_TURN else None,
+        "announced": NAMES[announced] if announced >= 0 and not over
+        and phase != k.PH_TURN else None,
         "power": NAMES[power] if power >= 0 and phase in (
             k.PH_REVEAL, k.PH_PICK, k.PH_WITCH_CHOICE, k.PH_SHUFFLE) else None,
         "viewer": viewer,
@@ -143,6 +144,11 @@ def result_text(state, names=None) -> str:
     return f"{seat_name(winner, names)} {how} and won the round"
 
 
+def _says(who: str, base: str, third: str) -> str:
+    """`who` with the verb agreeing ('You peek', 'AI peeks')."""
+    return f"{who} {base if who == 'You' else third}"
+
+
 def _phase_text(state, phase, actor, announced, power, names) -> str:
     who = seat_name(actor, names)
     s = state.core_state
@@ -153,15 +159,17 @@ def _phase_text(state, phase, actor, announced, power, names) -> str:
     if phase == k.PH_AFTER_PEEK:
         return f"{who} peeked at {int(s[k.S_PEEK_POS])}: stay silent or announce"
     if phase == k.PH_RESPOND:
+        owner = "your" if who == "You" else f"{who}'s"
         return (f"{seat_name(int(s[k.S_RESPONDER]), names)}: challenge or pass "
-                f"{who}'s claim ({NAMES[announced]} at {int(s[k.S_PEEK_POS])})")
+                f"{owner} claim ({NAMES[announced]} at {int(s[k.S_PEEK_POS])})")
     if phase == k.PH_REVEAL:
         target = "the Sheriff's" if NAMES[power] == "Robin" else "Robin's"
-        return f"{who} unmasks {target} camp with the {NAMES[power]}: pick a card to reveal"
+        return (f"{_says(who, 'unmask', 'unmasks')} {target} camp with the {NAMES[power]}: "
+                f"pick a card to reveal")
     if phase == k.PH_PICK:
-        return f"{who} runs the {NAMES[power]}'s power: pick a position"
+        return f"{_says(who, 'run', 'runs')} the {NAMES[power]}'s power: pick a position"
     if phase == k.PH_WITCH_CHOICE:
-        return f"{who} (Witch) holds two cards: keep or swap"
+        return f"{_says(who, 'hold', 'holds')} two cards (Witch): keep or swap"
     if phase == k.PH_SHUFFLE:
         return "The Deputy's two cards are shuffled blind"
     if phase == k.PH_DEAL:

@@ -205,6 +205,9 @@ class ReviewedDecision:
     strategy_ev: float | None
     cost: float | None       # strategy_ev - chosen_ev: what the choice gave away
     visits: int | None
+    # exact runs: False where the strategy itself never plays into this situation (its
+    # own reach is 0), so its probabilities there were never trained
+    on_path: bool | None
 
 
 @dataclasses.dataclass
@@ -341,7 +344,8 @@ class PlayGame:
             info_state=state.information_state_string(mover),
             chosen=state.action_to_string(mover, action), actions=rows,
             chosen_prob=d.probabilities[action], chosen_ev=chosen_ev,
-            strategy_ev=d.strategy_value, cost=cost, visits=d.visits)
+            strategy_ev=d.strategy_value, cost=cost, visits=d.visits,
+            on_path=None if d.situation_reach is None else d.situation_reach > 0)
 
     # -- views --
     def view(self) -> dict:

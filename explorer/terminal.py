@@ -50,7 +50,8 @@ def review_text(reveal: dict, exact: bool) -> str:
         lines.append("  you made no decision this round")
     for x in reveal["review"]:
         cost = "" if x["cost"] is None else f", EV cost {x['cost']:+.3f}"
-        lines.append(f"  turn {x['turn']}: {x['situation']}")
+        off = " [off the strategy's own path]" if x["on_path"] is False else ""
+        lines.append(f"  turn {x['turn']}: {x['situation']}{off}")
         lines.append(f"    you chose {x['chosen']!r} (the strategy plays it "
                      f"{100 * x['chosen_prob']:.1f}%{cost})")
         for a in x["actions"]:

@@ -1,5 +1,6 @@
-"""Small solved runs for the explorer's tests: an exact one on a reduced deck with the
-Deputy's shuffle and the Companion (duel6, two turns) and a Monte Carlo CFR one."""
+"""Small solved runs for the explorer's tests: exact ones on reduced decks (duel6 for two
+turns, with the Deputy's shuffle and the Companion; rspx for four turns, whose rounds are
+mostly won rather than drawn) and a Monte Carlo CFR one."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from solver.mccfr_run import solve_mccfr
 from solver.run import SolveConfig, solve
 
 EXACT = "duel6:max_turns=2"
+LONGER = "rspx:max_turns=4"   # rounds long enough to be won, not drawn at the cap
 MCCFR = "rspx:max_turns=3"
 
 
@@ -20,6 +22,13 @@ MCCFR = "rspx:max_turns=3"
 def exact_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("explore") / "duel6"
     solve(SolveConfig(game_def.parse(EXACT), algorithm("dcfr"), out, max_iterations=150))
+    return out
+
+
+@pytest.fixture(scope="session")
+def longer_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("explore") / "rspx4"
+    solve(SolveConfig(game_def.parse(LONGER), algorithm("dcfr"), out, max_iterations=150))
     return out
 
 

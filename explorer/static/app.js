@@ -193,7 +193,7 @@ function renderDecision(v) {
   const facts = el("dl", {class: "facts"});
   const fact = (k, val, title) => facts.append(el("dt", {title}, k), el("dd", {}, val));
   if (exact) {
-    fact("reach of this situation", d.reach === null ? "n/a" : fmtProb(d.reach),
+    fact("reach of this situation", d.reach === null ? "n/a" : d.reach === 0 ? "0 (the strategy never plays into it)" : fmtProb(d.reach),
          "P(this exact history) when chance and both players follow the strategy");
     fact("reach of what the mover knows", d.situation_reach === null ? "n/a" : fmtProb(d.situation_reach),
          "P(the mover's information state) under the strategy");
@@ -282,7 +282,7 @@ async function openExample(ex) {
 }
 
 // ----- Play --------------------------------------------------------------------------
-const P = {id: null, view: null};
+const P = {id: null, view: null, renders: 0};
 
 async function playStart() {
   const seat = Number(document.querySelector("input[name=p-seat]:checked").value);
@@ -302,6 +302,7 @@ async function playNext() {
 
 function renderPlay(v) {
   P.view = v;
+  document.body.dataset.playRenders = ++P.renders;  // lets tests wait for the answer
   $("#p-setup").classList.add("hidden");
   $("#p-game").classList.remove("hidden");
   const names = {[v.seat]: "You", [1 - v.seat]: "AI"};
@@ -352,7 +353,8 @@ function renderReview(v) {
       el("th", {}, "the strategy there"), exact ? el("th", {class: "num", title: "EV of the strategy's mix minus EV of your choice, for you, given what you knew"}, "EV cost") : null,
       exact ? null : el("th", {class: "num"}, "visits"));
     const rows = r.review.map((x) => el("tr", {},
-      el("td", {}, x.turn), el("td", {}, x.situation),
+      el("td", {}, x.turn), el("td", {}, x.situation, x.on_path === false
+        ? el("div", {class: "muted", title: "The strategy itself never plays into this situation, so its probabilities here were never trained; the EVs still follow from it"}, "off the strategy's own path") : null),
       el("td", {class: "chosen"}, x.chosen, el("div", {class: "muted"}, `strategy: ${fmtProb(x.chosen_prob)}`)),
       el("td", {}, el("div", {class: "mini"}, x.actions.map((a) => el("div", {class: "row" + (a.chosen ? " chosen" : "")},
         el("span", {}, a.label), el("span", {class: "num"}, fmtProb(a.prob)),
