@@ -69,11 +69,10 @@ function renderBoard(container, board, {names = {0: "P0", 1: "P1"}, truth = fals
   root.append(seats);
   root.append(el("div", {class: "phase", id: container.id + "-phase"},
     el("span", {class: "turn"}, board.over ? `${board.turn} turns` : `Turn ${board.turn} / ${board.max_turns}`),
-    board.phase,
-    board.announced ? el("div", {}, `Claim on the table: ${board.announced}`) : null,
-    board.power ? el("div", {}, `Power running: ${board.power}`) : null));
+    board.phase));
   const grid = el("div", {class: "grid"});
-  grid.style.gridTemplateColumns = `repeat(${board.columns}, minmax(0, 150px))`;
+  const width = board.positions.length > 6 ? 124 : 150;
+  grid.style.gridTemplateColumns = `repeat(${board.columns}, minmax(0, ${width}px))`;
   for (const p of board.positions) grid.append(cardEl(p, truth));
   root.append(grid);
   container.append(root);
@@ -123,6 +122,7 @@ async function browseGo(actions, push = true) {
 
 async function browseNewDeal(seed) {
   const d = await api("/api/deal" + (seed === undefined ? "" : `?seed=${seed}`));
+  $("#b-deal-editor").classList.add("hidden");
   B.layout = d.layout;
   B.seed = d.seed;
   B.timeline = [];
@@ -274,6 +274,7 @@ async function loadAsk() {
 }
 
 async function openExample(ex) {
+  $("#b-deal-editor").classList.add("hidden");
   B.layout = ex.layout;
   B.seed = ex.seed;
   B.timeline = []; B.cursor = -1;
