@@ -73,8 +73,6 @@ class StrategyValues:
         kv._infoset_sums(t.kind, t.player, t.infoset, t.first_child, t.num_children,
                          t.infoset_offset, self.value, self.reach, without0, without1,
                          self.weight, self.weighted_value, self.infoset_reach)
-        self._actions = np.empty(k.MAX_LEGAL, dtype=np.int64)
-        self._probs = np.empty(k.MAX_CHANCE_OUTCOMES + k.MAX_LEGAL, dtype=np.float64)
 
     @classmethod
     def from_run(cls, run_dir) -> "StrategyValues":
@@ -127,6 +125,8 @@ class StrategyValues:
         perm: dict[int, int] = {}
         node = 0
         factor = 1.0
+        actions = np.empty(k.MAX_LEGAL, dtype=np.int64)  # scratch of _expand
+        probs = np.empty(k.MAX_CHANCE_OUTCOMES + k.MAX_LEGAL, dtype=np.float64)
         for step, a in enumerate(history):
             mover = int(k._current_player(state))
             if mover == k.TERMINAL_PLAYER:
@@ -136,9 +136,8 @@ class StrategyValues:
                 mentioned = sum(1 for p in range(self._free) if (touched >> p) & 1)
                 factor /= self._free - mentioned
             ca = self._canonical(int(a), mover, perm, touched, assign=True)
-            m = _expand(state, rules, mover, self.symmetric, touched, self._actions,
-                        self._probs)
-            found = np.flatnonzero(self._actions[:m] == ca)
+            m = _expand(state, rules, mover, self.symmetric, touched, actions, probs)
+            found = np.flatnonzero(actions[:m] == ca)
             if len(found) == 0:
                 raise ValueError(f"action {a} at step {step} is not legal in {self.variant}")
             nxt = state.copy()

@@ -15,9 +15,11 @@ legal now (illegal action, not your turn, round over).
 from __future__ import annotations
 
 import json
+import logging
 import random
 import threading
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -30,8 +32,11 @@ from .run import ExploredRun
 from .session import BadRequest, PlayGame, PlayStore, browse_view, random_layout
 
 
+_log = logging.getLogger("robinwood.explorer")
+
+
 class NotFound(Exception):
-    pass
+    """An unknown game id."""
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -39,6 +44,8 @@ def _error(status: int, message: str) -> JSONResponse:
 
 
 async def _body(request: Request) -> dict:
+    if request.method != "POST":
+        return {}
     try:
         body = json.loads(await request.body() or b"{}")
     except (json.JSONDecodeError, UnicodeDecodeError):
@@ -49,16 +56,21 @@ async def _body(request: Request) -> dict:
 
 
 def _handled(fn):
-    """Turns the explorer's known errors into 4xx JSON answers."""
+    """An endpoint that answers fn(request, body) in the thread pool (the event loop
+    stays free while a tree is walked), with the explorer's known errors as 4xx JSON."""
     async def endpoint(request: Request):
         try:
-            return JSONResponse(await fn(request))
+            body = await _body(request)
+            return JSONResponse(await run_in_threadpool(fn, request, body))
         except BadRequest as e:
             return _error(400, str(e))
         except NotFound as e:
             return _error(404, str(e))
         except IllegalActionError as e:
             return _error(409, str(e))
+        except Exception as e:  # a bug: say so in JSON, log it, keep serving
+            _log.exception("explorer: %s failed", request.url.path)
+            return _error(500, f"internal error ({type(e).__name__}: {e}); please report it")
     endpoint.__name__ = fn.__name__
     return endpoint
 
@@ -85,7 +97,7 @@ class ExplorerAPI:
             Route("/api/play/{gid}/next", h(self.post_next), methods=["POST"]),
         ]
 
-    async def get_run(self, request: Request) -> dict:
+    def get_run(self, request: Request, body: dict) -> dict:
         v = self.run.variant
         return {**self.run.describe(), "positions": v.num_positions,
                 "strikes": v.strikes, "max_turns": v.max_turns,
@@ -95,7 +107,7 @@ class ExplorerAPI:
                                     if c != Character.TRAITOR],
                 "traitors": v.counts[Character.TRAITOR]}
 
-    async def get_deal(self, request: Request) -> dict:
+    def get_deal(self, request: Request, body: dict) -> dict:
         seed = request.query_params.get("seed")
         try:
             rng = random.Random(int(seed)) if seed is not None else random.Random()
@@ -104,8 +116,7 @@ class ExplorerAPI:
         return {"layout": random_layout(self.run.variant, rng),
                 "seed": rng.randrange(1 << 31)}
 
-    async def post_browse(self, request: Request) -> dict:
-        body = await _body(request)
+    def post_browse(self, request: Request, body: dict) -> dict:
         unknown = set(body) - {"layout", "actions", "seed"}
         if unknown:
             raise BadRequest(f"unknown field(s) {', '.join(sorted(unknown))}: send "
@@ -116,7 +127,7 @@ class ExplorerAPI:
         return browse_view(self.run, body["layout"], body.get("actions", []),
                            body.get("seed", 0))
 
-    async def get_ask(self, request: Request) -> dict:
+    def get_ask(self, request: Request, body: dict) -> dict:
         with self._ask_lock:
             if self._ask is None:
                 stats = ask.statistics(self.run)
@@ -128,8 +139,7 @@ class ExplorerAPI:
                              "statistics": kind}
         return self._ask
 
-    async def post_play(self, request: Request) -> dict:
-        body = await _body(request)
+    def post_play(self, request: Request, body: dict) -> dict:
         seat = body.get("seat", 0)
         match = body.get("match", False)
         seed = body.get("seed")
@@ -151,14 +161,13 @@ class ExplorerAPI:
             raise NotFound(f"no game {gid!r} on this server (it may have restarted): "
                            f"start a new one") from None
 
-    async def get_play(self, request: Request) -> dict:
+    def get_play(self, request: Request, body: dict) -> dict:
         game = self._game(request)
         with game.lock:
             return game.view()
 
-    async def post_move(self, request: Request) -> dict:
+    def post_move(self, request: Request, body: dict) -> dict:
         game = self._game(request)
-        body = await _body(request)
         if "action" not in body:
             raise BadRequest("send {\"action\": \"<action string>\"}, e.g. "
                              "{\"action\": \"peek 0\"}")
@@ -166,7 +175,7 @@ class ExplorerAPI:
             game.move(body["action"])
             return game.view()
 
-    async def post_next(self, request: Request) -> dict:
+    def post_next(self, request: Request, body: dict) -> dict:
         game = self._game(request)
         with game.lock:
             game.next_round()

@@ -72,7 +72,7 @@ def find_examples(run: ExploredRun, rounds: int = 300, seconds: float = 4.0,
             if state.is_chance_node():
                 a = tracker.chance_outcome(state)
             else:
-                probs = run.policy.action_probabilities(state)
+                probs = run.probabilities(state)
                 acts = sorted(probs)
                 a = rng.choices(acts, [probs[x] for x in acts])[0]
                 _file(found, state, a, layout, tracker.seed, strings)

@@ -6,6 +6,7 @@ training visited the abstract situation)."""
 from __future__ import annotations
 
 import dataclasses
+import threading
 from pathlib import Path
 
 import pyspiel
@@ -48,6 +49,9 @@ class ExploredRun:
                                     f"explorer plays two-player rounds")
         self.values = None
         self.lookup = None
+        # The policies keep scratch arrays between calls: one question at a time (the
+        # server answers requests from a thread pool).
+        self._lock = threading.RLock()
         if self.kind == "exact" and values:
             from analysis.values import StrategyValues
 
@@ -61,28 +65,35 @@ class ExploredRun:
     def name(self) -> str:
         return self.run_dir.name
 
-    def decision(self, state: pyspiel.State) -> Decision:
-        """The strategy at `state` (a decision of this run's game)."""
+    def probabilities(self, state: pyspiel.State) -> dict[int, float]:
+        """The strategy's probability of each legal action at the decision `state`."""
         if state.is_chance_node() or state.is_terminal():
             raise ValueError("the strategy acts only at decisions")
+        with self._lock:
+            probs = self.policy.action_probabilities(state)
+        return {a: float(probs.get(a, 0.0)) for a in state.legal_actions()}
+
+    def decision(self, state: pyspiel.State) -> Decision:
+        """The strategy at `state` (a decision of this run's game)."""
         mover = state.current_player()
-        probs = self.policy.action_probabilities(state)
-        probs = {a: float(probs.get(a, 0.0)) for a in state.legal_actions()}
+        probs = self.probabilities(state)
         av = sv = reach = sreach = value = visits = entry = None
-        if self.values is not None:
-            s = self.values.situation(state.history())
-            av, sv, reach, sreach, value = (s.action_values, s.strategy_value, s.reach,
-                                            s.situation_reach, s.value)
-        if self.lookup is not None:
-            entry = self.lookup.entry(state)
-            visits = self.lookup.visit_count(state)
+        with self._lock:
+            if self.values is not None:
+                s = self.values.situation(state.history())
+                av, sv, reach, sreach, value = (s.action_values, s.strategy_value, s.reach,
+                                                s.situation_reach, s.value)
+            if self.lookup is not None:
+                entry = self.lookup.entry(state)
+                visits = self.lookup.visit_count(state)
         return Decision(mover, probs, av, sv, reach, sreach, value, visits, entry)
 
     def situation_value(self, state: pyspiel.State) -> float | None:
         """Seat 0's expected payoff from `state` on (exact runs), else None."""
         if self.values is None:
             return None
-        return self.values.situation(state.history()).value
+        with self._lock:
+            return self.values.situation(state.history()).value
 
     def describe(self) -> dict:
         """A short summary of the run for the front end."""

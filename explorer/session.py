@@ -271,7 +271,7 @@ class PlayGame:
                 continue
             if state.current_player() == r.human_seat:
                 return
-            probs = self.run.policy.action_probabilities(state)
+            probs = self.run.probabilities(state)
             actions = sorted(probs)
             a = self.rng.choices(actions, [probs[x] for x in actions])[0]
             r.tracker.apply(state, a)

@@ -52,8 +52,14 @@ def serving(run_dir):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(run_dir), host="127.0.0.1",
-                                           port=port, log_level="warning"))
+    app = create_app(run_dir)
+    # compile the kernels a first request needs before the browser waits for it
+    from explorer.session import browse_view, random_layout
+    run = app.state.run
+    layout = random_layout(run.variant, __import__("random").Random(0))
+    browse_view(run, layout, ["peek 0"])
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.time() + 30
@@ -87,7 +93,7 @@ def browser():
     shutil.rmtree(profile, ignore_errors=True)
 
 
-def wait(driver, css, timeout=20):
+def wait(driver, css, timeout=60):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ec
     from selenium.webdriver.support.ui import WebDriverWait
@@ -96,7 +102,7 @@ def wait(driver, css, timeout=20):
         ec.presence_of_element_located((By.CSS_SELECTOR, css)))
 
 
-def wait_for(driver, condition, timeout=20):
+def wait_for(driver, condition, timeout=60):
     from selenium.webdriver.support.ui import WebDriverWait
 
     return WebDriverWait(driver, timeout).until(lambda d: condition(d))
@@ -116,6 +122,9 @@ def shown_probability(p: float) -> str:
 
 
 def shown_value(x: float) -> str:
+    """app.js signed(): +0.123, −0.123, and 0.000 for what rounds to zero."""
+    if abs(x) < 0.0005:
+        return "0.000"
     return ("+" if x >= 0 else "−") + f"{abs(x):.3f}"
 
 
@@ -182,7 +191,7 @@ def test_a_whole_match_against_the_ai(browser, longer_run):  # noqa: F811
     from selenium.webdriver.common.by import By
 
     with serving(longer_run) as url:
-        browser.get(url)
+        browser.get(url + "?seed=11")  # the same match (and screenshot) every run
         wait(browser, "#b-actions tr.act")
         browser.find_element(By.CSS_SELECTOR, "[data-tab=play]").click()
         browser.find_element(By.CSS_SELECTOR, "input[name=p-mode][value=match]").click()

@@ -43,7 +43,9 @@ function guarded(fn) {
 }
 
 const pct = (p) => (100 * p).toFixed(1) + "%";
-const signed = (x, digits = 3) => (x >= 0 ? "+" : "−") + Math.abs(x).toFixed(digits);
+// +0.123 / −0.123; values that round to zero print as 0.000 (no "−0.000")
+const signed = (x, digits = 3) => Math.abs(x) < 0.5 * 10 ** -digits ? (0).toFixed(digits)
+  : (x >= 0 ? "+" : "−") + Math.abs(x).toFixed(digits);
 const fmtProb = (p) => p >= 0.001 || p === 0 ? pct(p) : p.toExponential(1);
 
 let RUN = null;
@@ -288,7 +290,9 @@ const P = {id: null, view: null, renders: 0};
 async function playStart() {
   const seat = Number(document.querySelector("input[name=p-seat]:checked").value);
   const match = document.querySelector("input[name=p-mode]:checked").value === "match";
-  const r = await api("/api/play", {seat, match});
+  // ?seed=N in the page's address replays the same deals and AI draws (tests, demos)
+  const seed = new URLSearchParams(location.search).get("seed");
+  const r = await api("/api/play", seed === null ? {seat, match} : {seat, match, seed: Number(seed)});
   P.id = r.id;
   renderPlay(r.view);
 }
