@@ -59,10 +59,8 @@ class StrategyValues:
         self._free = self._n - int(variant.counts[k.TRAITOR])
         t = tree
         self.value = np.empty(t.num_nodes)
-        from solver import _kernels as kern
-
-        kern._expected_value(t.kind, t.infoset, t.first_child, t.num_children, t.edge_prob,
-                             t.payoff, t.infoset_offset, strategy, self.value)
+        kv._node_values(t.kind, t.infoset, t.first_child, t.num_children, t.edge_prob,
+                        t.payoff, t.infoset_offset, strategy, self.value)
         self.reach = np.empty(t.num_nodes)
         without0, without1 = np.empty(t.num_nodes), np.empty(t.num_nodes)
         kv._reach(t.kind, t.player, t.infoset, t.first_child, t.num_children, t.edge_prob,

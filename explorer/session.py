@@ -354,7 +354,7 @@ class PlayGame:
         human = r.human_seat
         names = self.names
         out = {
-            "mode": "match" if self.match else "round", "seed": self.seed,
+            "mode": "match" if self.match else "round",
             "round": len(self.rounds), "wins": dict(self.wins),
             "you_start": human == self.run.variant.first_player, "seat": human,
             "round_over": self.round_over, "over": self.over,
@@ -366,7 +366,9 @@ class PlayGame:
             out["decision"] = decision_view(self.run, state, strategy=False)
         if self.round_over:
             history = bd.history_lines(state, names)
+            # the seeds fix the deals: shown once the game is over, never before
             out["reveal"] = {
+                "seed": self.seed if self.over else None,
                 "layout": r.layout, "final_layout": r.tracker.layout,
                 "board": bd.board(state, None, truth=r.tracker.layout, names=names),
                 "history": history, "actions": [h["text"] for h in history],

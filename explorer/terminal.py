@@ -13,7 +13,9 @@ from .session import PlayGame
 
 
 def board_text(board: dict, names: dict[int, str], truth: bool = False) -> str:
-    """The board in a few lines: seats with strikes, the phase, the positions."""
+    """The board in a few lines: seats with strike sheets (■ a strike), the phase, the
+    positions in rows ('?' face down, '*' the card in play, [Name] a hidden card when
+    `truth`), then what the viewer holds and remembers."""
     def sheets(p):
         return "".join("■" if i < board["strikes"][p] else "□"
                        for i in range(board["strikes_to_lose"]))
@@ -21,27 +23,27 @@ def board_text(board: dict, names: dict[int, str], truth: bool = False) -> str:
                        for p in (0, 1))
     turn = (f"{board['turn']} turns" if board["over"]
             else f"turn {board['turn']}/{board['max_turns']}")
-    cells = []
+    cells, notes = [], []
     for p in board["positions"]:
         if p["face_up"]:
             text = p["card"]
+        elif truth and p["hidden"]:
+            text = f"[{p['hidden']}]"
         else:
             text = "?"
-            if p["holding"]:
-                text += f" (in your hand: {p['holding']})"
-            elif p["seen"]:
-                text += f" (you saw {p['seen']}{', may have moved' if p['seen_stale'] else ''})"
-            if truth and p["hidden"]:
-                text = f"? [{p['hidden']}]"
+        if p["holding"]:
+            notes.append(f"in your hand: the {p['holding']} at {p['pos']}")
+        elif p["seen"]:
+            moved = " (may have moved since)" if p["seen_stale"] else ""
+            notes.append(f"you saw the {p['seen']} at {p['pos']}{moved}")
         mark = "*" if p["peeked"] or p["picked"] or p["power_card"] else " "
-        cells.append(f"{mark}[{p['pos']}] {text}")
-    rows = [cells[i:i + board["columns"]] for i in range(0, len(cells), board["columns"])]
+        cells.append(f"{mark}{p['pos']:>2}: {text}")
     width = max(len(c) for c in cells) + 2
-    grid = "\n".join("  " + "".join(c.ljust(width) for c in row) for row in rows)
-    lines = [f"{seats}   · {turn}", board["phase"]]
-    if board.get("announced"):
-        lines.append(f"claim on the table: {board['announced']}")
-    return "\n".join(lines + [grid])
+    cols = board["columns"]
+    grid = ["  " + "".join(c.ljust(width) for c in cells[i:i + cols]).rstrip()
+            for i in range(0, len(cells), cols)]
+    return "\n".join([f"{seats}   · {turn}", board["phase"], *grid,
+                      *(f"  ({n})" for n in notes)])
 
 
 def review_text(reveal: dict, exact: bool) -> str:

@@ -139,6 +139,7 @@ def test_play_hides_what_the_human_cannot_see_and_reviews_every_decision(client,
     while not v["round_over"]:
         text = json.dumps(v)
         assert "layout" not in text and '"prob"' not in text  # no deal, no hints
+        assert '"seed"' not in text  # the seed would give the deal away
         for p in v["board"]["positions"]:
             assert p["hidden"] is None
             if p["holding"] is not None:
