@@ -32,7 +32,10 @@ class BadRequest(RobinWoodError):
 
 # ----- deals -------------------------------------------------------------------------
 def random_layout(variant, rng: random.Random) -> list[str]:
-    """A uniformly random deal: the face-down cards shuffled, the Traitors last."""
+    """A uniformly random deal: the face-down cards shuffled, the Traitors last (a
+    variant with a fixed layout has only that deal)."""
+    if variant.layout is not None:
+        return [c.label for c in variant.layout]
     cards = [c for c in Character for _ in range(variant.counts[c]) if c != Character.TRAITOR]
     rng.shuffle(cards)
     return [c.label for c in cards] + ["Traitor"] * variant.counts[Character.TRAITOR]
@@ -51,6 +54,12 @@ def check_layout(variant, names) -> list[str]:
     if sorted(cards) != want:
         raise BadRequest(f"the deal must hold exactly the deck {variant.deck} "
                          f"({', '.join(c.label for c in want)})")
+    if variant.layout is not None:
+        fixed = [c.label for c in variant.layout]
+        if [c.label for c in cards] != fixed:
+            raise BadRequest(f"this run was solved for one fixed deal, {'+'.join(fixed)}: "
+                             f"it is the only deal it can show")
+        return fixed
     traitors = variant.counts[Character.TRAITOR]
     if traitors and any(c != Character.TRAITOR for c in cards[n - traitors:]):
         raise BadRequest(f"the Traitor starts face up at the last position ({n - 1}); "
