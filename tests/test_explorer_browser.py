@@ -178,6 +178,12 @@ def test_a_round_clicked_through_shows_load_strategys_probabilities(browser, exa
         wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#b-actions tr.act"))
         browser.find_element(By.ID, "b-forward").click()
         wait(browser, "#b-decision .result")
+        # the link to this state keeps it (and its history); a link to another opens it
+        browser.find_element(By.ID, "b-link").click()
+        assert browser.find_element(By.ID, "b-back").is_enabled()
+        other = json.dumps({"layout": LAYOUT, "seed": 3, "actions": ["peek 1"]})
+        browser.get(url + "#browse=" + urllib.parse.quote(other))
+        wait_for(browser, lambda d: browse_state(d)["actions"] == ["peek 1", "deal Companion"])
         no_console_errors(browser)
         # a bad request is a message on the page, not a broken page
         browser.execute_script("B.layout = ['Robin']; document.querySelector('#b-start').click();")

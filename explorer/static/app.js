@@ -408,16 +408,31 @@ async function start() {
     else if (e.key === "ArrowRight") $("#b-forward").click();
     else if (e.key === "s") $("#b-step").click();
   });
+  window.addEventListener("hashchange", () => openLink().catch((e) => toast(e.message)));
+  if (!(await openLink())) await browseNewDeal();
+}
+
+// A #browse={layout, seed, actions} link (b-link) opens that state on the board.
+async function openLink() {
   const m = location.hash.match(/^#browse=(.*)$/);
-  if (m) {
-    try {
-      const s = JSON.parse(decodeURIComponent(m[1]));
-      B.layout = s.layout; B.seed = s.seed || 0;
-      await browseGo(s.actions || []);
-      return;
-    } catch (e) { toast(`That link does not open: ${e.message}`); }
+  if (!m) return false;
+  let s;
+  try { s = JSON.parse(decodeURIComponent(m[1])); } catch (e) {
+    toast(`That link does not open: ${e.message}`);
+    return false;
   }
-  await browseNewDeal();
+  const v = B.view;
+  if (v && JSON.stringify({layout: v.layout, seed: v.seed, actions: v.actions}) === JSON.stringify(s)) {
+    return true;  // the link to the state on the board: keep its back/forward history
+  }
+  B.layout = s.layout; B.seed = s.seed || 0;
+  B.timeline = []; B.cursor = -1;
+  switchTab("browse");
+  try { await browseGo(s.actions || []); } catch (e) {
+    toast(`That link does not open: ${e.message}`);
+    return false;
+  }
+  return true;
 }
 
 start().catch((e) => toast(e.message));
