@@ -23,16 +23,25 @@ from .session import DealTracker, random_layout
 EXAMPLES_PER_CELL = 3
 
 
+def _number(v):
+    return None if (isinstance(v, float) and math.isnan(v)) else float(v)
+
+
 def _frame_json(frame, columns=None) -> dict:
-    """A pandas frame as {index_names, columns, rows: [{index: [...], values: [...]}]}."""
-    cols = [c for c in (columns or frame.columns) if c in frame.columns]
+    """A pandas frame as {index_names, columns, rows: [{index, values, intervals}]}; a
+    column's `<name>_lo`/`<name>_hi` (95% intervals of sampled statistics) become its
+    cells' intervals rather than columns of their own."""
+    names = [str(c) for c in frame.columns]
+    cols = [c for c in (columns or names) if c in names and not c.endswith(("_lo", "_hi"))]
     rows = []
-    for idx, row in frame[cols].iterrows():
+    for idx, row in frame.iterrows():
         idx = list(idx) if isinstance(idx, tuple) else [idx]
+        intervals = [[_number(row[f"{c}_lo"]), _number(row[f"{c}_hi"])]
+                     if f"{c}_lo" in names and f"{c}_hi" in names else None for c in cols]
         rows.append({"index": [x if isinstance(x, str) else int(x) for x in idx],
-                     "values": [None if (isinstance(v, float) and math.isnan(v)) else
-                                float(v) for v in row.tolist()]})
-    return {"index_names": list(frame.index.names), "columns": cols, "rows": rows}
+                     "values": [_number(row[c]) for c in cols], "intervals": intervals})
+    return {"index_names": [str(n) for n in frame.index.names], "columns": cols,
+            "rows": rows}
 
 
 def statistics(run: ExploredRun, rounds: int = 20_000):
@@ -149,6 +158,10 @@ def ask_tables(run: ExploredRun, examples: dict[str, list[dict]], stats) -> list
     t = _frame_json(oc)
     for row in t["rows"]:
         row["examples"] = [[] for _ in t["columns"]]
-    out.append({"id": "outcomes", "title": "Outcomes (seat 0's view)", "note": "",
-                "percent": [False] * len(t["columns"]), **t})
+    rates = ("seat0_wins", "seat1_wins", "draws", "turn_cap_rate", "ended_by_unmask",
+             "ended_by_elimination")
+    out.append({"id": "outcomes", "title": "Outcomes (seat 0's view)",
+                "note": "Win, draw and turn-cap rates per round; seat0_value is seat 0's "
+                "expected payoff; mean_turns the round length.",
+                "percent": [c in rates for c in t["columns"]], **t})
     return out

@@ -261,10 +261,13 @@ async function loadAsk() {
       r.index.map((x) => el("th", {}, x)),
       r.values.map((val, j) => {
         const ex = (r.examples || [])[j] || [];
-        const text = val === null ? "–" : t.percent[j] ? pct(val) : val.toFixed(3);
+        const show = (x) => x === null ? "–" : t.percent[j] ? pct(x) : x.toFixed(3);
+        const ci = (r.intervals || [])[j];
         const td = el("td", {class: "num" + (ex.length ? " cell" : ""),
-                             title: ex.length ? "Open an example situation" : null}, text,
-                      ex.length ? el("span", {class: "ex"}, ` ${ex.length}`) : null);
+                             title: ex.length ? "Open an example situation" : null}, show(val),
+                      ex.length ? el("span", {class: "ex"}, ` ${ex.length}`) : null,
+                      ci && ci[0] !== null ? el("div", {class: "ci", title: "95% interval (sampled self-play)"},
+                                                `${show(ci[0])} – ${show(ci[1])}`) : null);
         if (t.percent[j] && val !== null) td.style.background = `rgba(63,127,191,${(0.35 * val).toFixed(3)})`;
         if (ex.length) td.addEventListener("click", guarded(() => openExample(ex[0])));
         return td;
