@@ -240,3 +240,17 @@ def test_mccfr_runs_show_the_tables_probabilities_and_visits_or_na(mccfr_run, mc
                 assert d["visits"] == 1000 * state.current_player() + e + 1
             else:
                 assert d["visits"] is None
+
+
+def test_the_designer_chooses_the_deputys_shuffle_and_the_deal_follows_it(client):
+    # LAYOUT: Robin, Deputy, Sheriff, Companion, Peasant, Traitor
+    start = ["peek 1", "deal Deputy", "announce Deputy", "pass", "pick 0", "pick 2"]
+    for outcome, at0, at2 in (("shuffle keep", "Robin", "Sheriff"),
+                              ("shuffle swap", "Sheriff", "Robin")):
+        v = browse(client, start + [outcome])
+        assert v["actions"][len(start)] == outcome
+        hidden = [p["hidden"] for p in v["board"]["positions"]]
+        assert (hidden[0], hidden[2]) == (at0, at2)
+        # peeking there later deals the card the shuffle put there
+        nxt = browse(client, v["actions"] + ["peek 0"])
+        assert nxt["actions"][-1] == f"deal {at0}"

@@ -155,10 +155,15 @@ function renderBrowse() {
   const hist = $("#b-history");
   hist.replaceChildren();
   v.history.forEach((h, i) => {
+    // the Deputy's blind shuffle comes from the seed; the designer may take the other one
+    const other = {"shuffle keep": "shuffle swap", "shuffle swap": "shuffle keep"}[h.text];
     hist.append(el("li", {class: h.seat < 0 ? "chance" : ""},
       el("a", {href: "#", title: "Go back to just after this action",
                onclick: guarded(async (e) => { e.preventDefault(); await browseGo(v.actions.slice(0, i + 1)); })},
-        `${h.who}: ${h.text}`)));
+        `${h.who}: ${h.text}`),
+      other ? el("button", {class: "flip", title: `Replay from here with ${other}`,
+                            onclick: guarded(() => browseGo([...v.actions.slice(0, i), other]))},
+                 `take ${other.split(" ")[1]} instead`) : null));
   });
   if (!v.history.length) hist.append(el("li", {class: "muted"}, "the round has not started"));
   $("#b-snippet").textContent = v.replay;
