@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-slow bench clean
+.PHONY: demo test test-slow test-browser browser-deps explore bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,20 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q
+
+# The explorer's browser test drives Debian's Chromium with Selenium; as root on Debian
+# this installs the browser and its matching driver when they are missing.
+browser-deps:
+	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then \
+		apt-get update && apt-get install -y chromium chromium-driver; \
+	fi
+
+test-browser: $(STAMP) browser-deps
+	$(BIN)/python -m pytest -n 0 -q tests/test_explorer_browser.py
+
+# The strategy explorer on the demo's exact run (make demo writes it).
+explore: $(STAMP)
+	$(BIN)/robinwood explore $(DEMO_EXACT) --open
 
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q -m slow

@@ -487,6 +487,41 @@ def exploit(run_dir, minutes, iterations, rounds, lbr_rounds, seed, as_json):
                f"self-play decisions found no table entry")
 
 
+@cli.command()
+@click.argument("run_dir", type=click.Path(file_okay=False))
+@click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True,
+              help="Port to serve on.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Interface to listen on (0.0.0.0 shares it on the network).")
+@click.option("--open", "open_browser", is_flag=True, help="Open it in the web browser.")
+def explore(run_dir, port, host, open_browser):
+    """Explore the strategy in RUN_DIR in the browser: step through rounds with its
+    probabilities (and exact values), its report's tables with example situations, and
+    play against it (docs/explorer.md)."""
+    from explorer.app import serve
+
+    serve(run_dir, host, port, open_browser, echo=lambda text: click.echo(text, err=True))
+
+
+@cli.command()
+@click.argument("run_dir", type=click.Path(file_okay=False))
+@click.option("--seat", type=click.Choice(["0", "1"]), default="0", show_default=True,
+              help="0: you play first; 1: the strategy does.")
+@click.option("--match", is_flag=True, help="Best of 3 (first to two round wins).")
+@click.option("--seed", type=int, default=None, help="Seed of the deals and the AI's draws.")
+def play(run_dir, seat, match, seed):
+    """Play a round (or a best-of-3 match) against the strategy in RUN_DIR in the
+    terminal; at the end every card is revealed and each of your decisions is reviewed
+    against the strategy."""
+    from explorer.run import load_run
+    from explorer.terminal import play_in_terminal
+
+    run = load_run(run_dir)
+    play_in_terminal(run, int(seat), match, seed, echo=click.echo,
+                     prompt=lambda text, default=None: click.prompt(
+                         text, default=default, show_default=False))
+
+
 def main() -> None:
     cli(prog_name="robinwood")
 

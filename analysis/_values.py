@@ -1,0 +1,82 @@
+"""Kernels for analysis.values: reach probabilities of every node of a solved tree and,
+per infoset, the mover's expected value of each action. Private: call analysis.values."""
+
+from __future__ import annotations
+
+from game_def._jit import jit
+from solver.tree import CHANCE, DECISION, TERMINAL
+
+
+@jit
+def _node_values(kind, infoset, first_child, num_children, edge_prob, payoff,
+                 infoset_offset, strategy, value):
+    """Backward pass (children before parents): player 0's expected payoff at every node
+    when chance and both players follow `strategy`."""
+    for n in range(kind.shape[0] - 1, -1, -1):
+        kn = kind[n]
+        if kn == TERMINAL:
+            value[n] = payoff[n]
+            continue
+        f = first_child[n]
+        v = 0.0
+        if kn == CHANCE:
+            for i in range(num_children[n]):
+                v += edge_prob[f + i] * value[f + i]
+        else:
+            off = infoset_offset[infoset[n]]
+            for i in range(num_children[n]):
+                v += strategy[off + i] * value[f + i]
+        value[n] = v
+
+
+@jit
+def _reach(kind, player, infoset, first_child, num_children, edge_prob, infoset_offset,
+           strategy, reach, without0, without1):
+    """Forward pass (parents before children): `reach` is the probability of reaching a
+    node when chance and both players follow `strategy`; `without{p}` leaves player p's
+    own probabilities out (the counterfactual weight of p's infosets)."""
+    reach[0] = 1.0
+    without0[0] = 1.0
+    without1[0] = 1.0
+    for n in range(kind.shape[0]):
+        kn = kind[n]
+        if kn == TERMINAL:
+            continue
+        f = first_child[n]
+        for i in range(num_children[n]):
+            c = f + i
+            if kn == CHANCE:
+                w = edge_prob[c]
+                reach[c] = reach[n] * w
+                without0[c] = without0[n] * w
+                without1[c] = without1[n] * w
+            else:
+                p = strategy[infoset_offset[infoset[n]] + i]
+                reach[c] = reach[n] * p
+                if player[n] == 0:
+                    without0[c] = without0[n]
+                    without1[c] = without1[n] * p
+                else:
+                    without0[c] = without0[n] * p
+                    without1[c] = without1[n]
+
+
+@jit
+def _infoset_sums(kind, player, infoset, first_child, num_children, infoset_offset, value,
+                  reach, without0, without1, weight, weighted_value, infoset_reach):
+    """Per infoset s of player p: weight[s] = sum of without_p over its nodes,
+    weighted_value[slot of action i] = sum of without_p * (p's value after action i),
+    infoset_reach[s] = sum of reach over its nodes. `value` is player 0's."""
+    for n in range(kind.shape[0]):
+        if kind[n] != DECISION:
+            continue
+        s = infoset[n]
+        p = player[n]
+        w = without0[n] if p == 0 else without1[n]
+        sign = 1.0 if p == 0 else -1.0
+        weight[s] += w
+        infoset_reach[s] += reach[n]
+        off = infoset_offset[s]
+        f = first_child[n]
+        for i in range(num_children[n]):
+            weighted_value[off + i] += w * sign * value[f + i]

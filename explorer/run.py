@@ -1,0 +1,120 @@
+"""The run being explored: its strategy as an OpenSpiel policy, and what it implies at
+a decision (the action probabilities; for exact runs the mover's expected value of each
+action and the reach probability of the situation; for Monte Carlo CFR runs how often
+training visited the abstract situation)."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from pathlib import Path
+
+import pyspiel
+
+from solver.strategy_file import StrategyFileError, read_metadata
+
+
+@dataclasses.dataclass(frozen=True)
+class Decision:
+    """What the strategy says at one decision of a round."""
+
+    mover: int
+    probabilities: dict[int, float]        # legal action id -> probability
+    action_values: dict[int, float] | None  # exact runs: mover's EV per action
+    strategy_value: float | None           # exact runs: mover's EV of the strategy here
+    reach: float | None                    # exact runs: P(this history)
+    situation_reach: float | None          # exact runs: P(the mover's information state)
+    value: float | None                    # exact runs: seat 0's expected payoff from here
+    visits: int | None                     # MCCFR runs: training visits of the entry
+    entry: int | None                      # MCCFR runs: table entry (-1: never trained)
+
+
+class ExploredRun:
+    """A solved run directory, loaded once for the explorer and `robinwood play`."""
+
+    def __init__(self, run_dir, *, values: bool = True):
+        from solver import load_strategy
+
+        self.run_dir = Path(run_dir)
+        if not self.run_dir.is_dir():
+            raise StrategyFileError(f"{run_dir} is not a run directory (solve one with "
+                                    f"`robinwood solve ... --out {run_dir}`)")
+        self.metadata = read_metadata(self.run_dir)
+        self.kind = "mccfr" if self.metadata.get("kind") == "mccfr" else "exact"
+        self.policy = load_strategy(self.run_dir)
+        self.game: pyspiel.Game = self.policy.game
+        self.variant = self.game.variant
+        if self.variant.players != 2:
+            raise StrategyFileError(f"the strategy in {run_dir} is for {self.variant}: the "
+                                    f"explorer plays two-player rounds")
+        self.values = None
+        self.lookup = None
+        # The policies keep scratch arrays between calls: one question at a time (the
+        # server answers requests from a thread pool).
+        self._lock = threading.RLock()
+        if self.kind == "exact" and values:
+            from analysis.values import StrategyValues
+
+            self.values = StrategyValues.from_run(self.run_dir)
+        if self.kind == "mccfr":
+            from solver.table_lookup import TableLookup
+
+            self.lookup = TableLookup(self.policy.agent, self.run_dir)
+
+    @property
+    def name(self) -> str:
+        return self.run_dir.name
+
+    def probabilities(self, state: pyspiel.State) -> dict[int, float]:
+        """The strategy's probability of each legal action at the decision `state`."""
+        if state.is_chance_node() or state.is_terminal():
+            raise ValueError("the strategy acts only at decisions")
+        with self._lock:
+            probs = self.policy.action_probabilities(state)
+        return {a: float(probs.get(a, 0.0)) for a in state.legal_actions()}
+
+    def decision(self, state: pyspiel.State) -> Decision:
+        """The strategy at `state` (a decision of this run's game)."""
+        mover = state.current_player()
+        probs = self.probabilities(state)
+        av = sv = reach = sreach = value = visits = entry = None
+        with self._lock:
+            if self.values is not None:
+                s = self.values.situation(state.history())
+                av, sv, reach, sreach, value = (s.action_values, s.strategy_value, s.reach,
+                                                s.situation_reach, s.value)
+            if self.lookup is not None:
+                entry = self.lookup.entry(state)
+                visits = self.lookup.visit_count(state)
+        return Decision(mover, probs, av, sv, reach, sreach, value, visits, entry)
+
+    def situation_value(self, state: pyspiel.State) -> float | None:
+        """Seat 0's expected payoff from `state` on (exact runs), else None."""
+        if self.values is None:
+            return None
+        with self._lock:
+            return self.values.situation(state.history()).value
+
+    def describe(self) -> dict:
+        """A short summary of the run for the front end."""
+        m = self.metadata
+        out = {"name": self.name, "kind": self.kind, "variant": str(self.variant)}
+        if self.kind == "exact":
+            algo = m.get("algorithm", {})
+            out.update(algorithm=algo.get("name") if isinstance(algo, dict) else algo,
+                       iterations=m.get("iterations"),
+                       exploitability=m.get("exploitability"), value=m.get("value"))
+        else:
+            out.update(iterations=m.get("iterations"), seconds=m.get("seconds"),
+                       infosets=m.get("infosets"),
+                       visits_recorded=self.lookup.visits is not None)
+        return out
+
+
+def load_run(run_dir, *, values: bool = True) -> ExploredRun:
+    """The run in run_dir; a missing or damaged one is a one-line StrategyFileError."""
+    try:
+        return ExploredRun(run_dir, values=values)
+    except (KeyError, OSError) as e:
+        raise StrategyFileError(f"{run_dir} cannot be explored: {type(e).__name__} "
+                                f"{e}; solve again or restore it") from None

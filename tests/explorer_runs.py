@@ -1,0 +1,56 @@
+"""Small solved runs for the explorer's tests: exact ones on reduced decks (duel6 for two
+turns, with the Deputy's shuffle and the Companion; rspx for four turns, whose rounds are
+mostly won rather than drawn) and a Monte Carlo CFR one."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import game_def
+from solver.cfr import algorithm
+from solver.mccfr import MCCFRConfig
+from solver.mccfr_run import solve_mccfr
+from solver.run import SolveConfig, solve
+
+EXACT = "duel6:max_turns=2"
+LONGER = "rspx:max_turns=4"   # rounds long enough to be won, not drawn at the cap
+MCCFR = "rspx:max_turns=3"
+
+
+@pytest.fixture(scope="session")
+def exact_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("explore") / "duel6"
+    solve(SolveConfig(game_def.parse(EXACT), algorithm("dcfr"), out, max_iterations=150))
+    return out
+
+
+@pytest.fixture(scope="session")
+def longer_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("explore") / "rspx4"
+    solve(SolveConfig(game_def.parse(LONGER), algorithm("dcfr"), out, max_iterations=150))
+    return out
+
+
+@pytest.fixture(scope="session")
+def mccfr_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("explore") / "mccfr"
+    solve_mccfr(MCCFRConfig(game_def.parse(MCCFR), batch_iterations=50), out,
+                max_iterations=300)
+    return out
+
+
+@pytest.fixture(scope="session")
+def mccfr_run_with_visits(mccfr_run, tmp_path_factory):
+    """The same table with the `seat{s}_visits` arrays the trainer is to record (made up
+    here: entry e of seat s visited 1000 * s + e + 1 times)."""
+    out = tmp_path_factory.mktemp("explore") / "mccfr-visits"
+    out.mkdir()
+    (out / "metadata.json").write_bytes((mccfr_run / "metadata.json").read_bytes())
+    with np.load(mccfr_run / "table.npz") as data:
+        arrays = {name: data[name] for name in data.files}
+    for s in (0, 1):
+        arrays[f"seat{s}_visits"] = 1000 * s + np.arange(len(arrays[f"seat{s}_keys"]),
+                                                         dtype=np.int64) + 1
+    np.savez(out / "table.npz", **arrays)
+    return out
