@@ -129,6 +129,12 @@ def effects_paragraph(effects: pd.DataFrame) -> str:
         if len(bal) > 2:
             sentences.append(f"{low['option']} ({low['change']}) moves it least "
                              f"({_fmt(metric, low['delta'])}).")
+    still = bal[(bal["size"] < 1e-9) & (bal["min_delta"].abs() < 1e-9)
+                & (bal["max_delta"].abs() < 1e-9)]
+    if len(still):
+        sentences.append("Balance does not move at all with "
+                         + ", ".join(f"{r['option']} ({r['change']})" for _, r in still.iterrows())
+                         + " in this grid.")
     for other, words in (("bluff_rate", "the bluff rate"),
                          ("challenge_rate", "the challenge rate"),
                          ("mean_turns", "the round length"),
@@ -137,7 +143,9 @@ def effects_paragraph(effects: pd.DataFrame) -> str:
         if part.empty:
             continue
         r = part.loc[part["delta"].abs().idxmax()]
-        if abs(r["delta"]) < 1e-9:
+        if abs(r["delta"]) < (0.0005 if other != "mean_turns" else 0.005):
+            sentences.append(f"No option moves {words} by more than "
+                             f"{'0.05 percentage points' if other != 'mean_turns' else '0.005 turns'}.")
             continue
         sentences.append(f"{words[0].upper() + words[1:]} moves most with {r['option']} "
                          f"({r['change']}): {_fmt(other, r['delta'])}.")
@@ -146,7 +154,9 @@ def effects_paragraph(effects: pd.DataFrame) -> str:
 
 def _spread(r, metric: str) -> str:
     parts = []
-    if r["pairs"] > 1:
+    if r["pairs"] > 1 and r["max_delta"] - r["min_delta"] < 1e-9:
+        parts.append(f"the same in all {r['pairs']} pairs")
+    elif r["pairs"] > 1:
         if r["min_delta"] < 0 < r["max_delta"]:
             parts.append(f"its sign depends on the other options (from "
                          f"{_fmt(metric, r['min_delta'])} to {_fmt(metric, r['max_delta'])} "

@@ -30,3 +30,12 @@ def slow_job(task_json: dict) -> dict:
     """The real job after a pause, so a driver can be killed with a variant in flight."""
     time.sleep(1.5)
     return run_task(task_json)
+
+
+def timed_job(task_json: dict) -> dict:
+    """No solve: hold the worker 0.4 s and say when, for scheduling tests."""
+    import os
+
+    start = time.monotonic()
+    time.sleep(0.4)
+    return {"status": "done", "start": start, "end": time.monotonic(), "pid": os.getpid()}

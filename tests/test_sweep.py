@@ -253,3 +253,27 @@ def test_a_toml_grid_file(tmp_path):
     path.write_text('[grid]\nstrikes = [1, 2\n')
     with pytest.raises(GridError, match="not valid TOML"):
         load_toml(path)
+
+
+def test_the_process_pool_never_runs_two_big_solves_at_once():
+    from sweep.executors import run_local
+    from sweep.plan import Task
+    from sweep_jobs import timed_job
+
+    GiB = 1024**3
+
+    def task(i, gib):
+        return Task(i, f"v{i}", f"v{i}", "", {}, "exact", None, int(gib * GiB), 1, 0, {})
+
+    # Two 9 GiB solves and four small ones on 2 workers within 16 GiB: the big ones
+    # (sorted first) would start together if memory were ignored.
+    tasks = [task(0, 9), task(1, 0.5), task(2, 9), task(3, 0.5), task(4, 0.5), task(5, 0.5)]
+    ended = {}
+    run_local(tasks, timed_job, lambda t, r: ended.__setitem__(t.index, r), workers=2,
+              memory_budget=int(16 * GiB))
+    assert sorted(ended) == list(range(6))
+    big = sorted((ended[i]["start"], ended[i]["end"]) for i in (0, 2))
+    assert big[0][1] <= big[1][0], "the two 9 GiB solves overlapped"
+    spans = sorted((r["start"], r["end"]) for r in ended.values())
+    # both workers were used: some pair of jobs overlapped
+    assert any(a[1] > b[0] for a, b in zip(spans, spans[1:]))
