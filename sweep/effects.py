@@ -95,7 +95,12 @@ def balance_metric(effects: pd.DataFrame) -> str | None:
     return None
 
 
+SAME = 5e-4  # differences below this (0.05 points, 0.0005 of value) count as none
+
+
 def _fmt(metric: str, x: float) -> str:
+    if abs(x) < SAME:
+        x = 0.0
     if metric.endswith("_rate") or metric == "starter_match_win":
         return f"{100 * x:+.1f} percentage points"
     if metric == "mean_turns":
@@ -129,8 +134,7 @@ def effects_paragraph(effects: pd.DataFrame) -> str:
         if len(bal) > 2:
             sentences.append(f"{low['option']} ({low['change']}) moves it least "
                              f"({_fmt(metric, low['delta'])}).")
-    still = bal[(bal["size"] < 1e-9) & (bal["min_delta"].abs() < 1e-9)
-                & (bal["max_delta"].abs() < 1e-9)]
+    still = bal[(bal["min_delta"].abs() < SAME) & (bal["max_delta"].abs() < SAME)]
     if len(still):
         sentences.append("Balance does not move at all with "
                          + ", ".join(f"{r['option']} ({r['change']})" for _, r in still.iterrows())
@@ -143,9 +147,9 @@ def effects_paragraph(effects: pd.DataFrame) -> str:
         if part.empty:
             continue
         r = part.loc[part["delta"].abs().idxmax()]
-        if abs(r["delta"]) < (0.0005 if other != "mean_turns" else 0.005):
+        if abs(r["delta"]) < SAME:
             sentences.append(f"No option moves {words} by more than "
-                             f"{'0.05 percentage points' if other != 'mean_turns' else '0.005 turns'}.")
+                             f"{'0.05 percentage points' if other != 'mean_turns' else '0.0005 turns'}.")
             continue
         sentences.append(f"{words[0].upper() + words[1:]} moves most with {r['option']} "
                          f"({r['change']}): {_fmt(other, r['delta'])}.")
@@ -154,7 +158,7 @@ def effects_paragraph(effects: pd.DataFrame) -> str:
 
 def _spread(r, metric: str) -> str:
     parts = []
-    if r["pairs"] > 1 and r["max_delta"] - r["min_delta"] < 1e-9:
+    if r["pairs"] > 1 and r["max_delta"] - r["min_delta"] < SAME:
         parts.append(f"the same in all {r['pairs']} pairs")
     elif r["pairs"] > 1:
         if r["min_delta"] < 0 < r["max_delta"]:

@@ -59,11 +59,14 @@ def run_local(tasks: list[Task], fn, on_result: OnResult, workers: int,
 
     pool = new_pool()
     running: dict[cf.Future, Task] = {}
+    finished = False
     try:
         while pending or running:
             cpus = sum(min(t.cpus, workers) for t in running.values())
             memory = sum(t.memory_bytes for t in running.values())
             for task in list(pending):
+                if cpus >= workers:
+                    break
                 need = min(task.cpus, workers)
                 if cpus + need <= workers and (memory + task.memory_bytes <= memory_budget
                                                or not running):
@@ -86,8 +89,10 @@ def run_local(tasks: list[Task], fn, on_result: OnResult, workers: int,
                 running.clear()
                 pool.shutdown(wait=False, cancel_futures=True)
                 pool = new_pool()
+        finished = True
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        # Interrupted (Ctrl-C): do not wait for the jobs in flight; they are lost.
+        pool.shutdown(wait=finished, cancel_futures=True)
 
 
 def ray_module():

@@ -15,7 +15,7 @@ import pandas as pd
 from analysis.report import PAGE_STYLE, _png, format_number, html_table, markdown_table
 
 from . import figures
-from .effects import effects_paragraph, grid_axes, rule_effects
+from .effects import SAME, effects_paragraph, grid_axes, rule_effects
 from .grid import SweepSpec
 from .metrics import METRICS
 
@@ -117,7 +117,7 @@ def effects_wide(effects: pd.DataFrame) -> pd.DataFrame:
         if np.isfinite(r["delta_lo"]):
             text += (f" [{format_number(r['delta_lo'], probability, True)}, "
                      f"{format_number(r['delta_hi'], probability, True)}]")
-        if r["pairs"] > 1 and r["max_delta"] - r["min_delta"] > 1e-12:
+        if r["pairs"] > 1 and r["max_delta"] - r["min_delta"] >= SAME:
             text += (f" ({format_number(r['min_delta'], probability, True)} to "
                      f"{format_number(r['max_delta'], probability, True)}, "
                      f"{r['pairs']} pairs)")
