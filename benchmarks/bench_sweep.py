@@ -105,6 +105,10 @@ def main() -> None:
               f"{load()}; speed-up {one / on_ray:.2f}x (ray.init {ray_start:.1f} s not "
               f"counted)")
         print(f"same table on all three: {table1 == table2 == table3}")
+        print(f"jobs in flight on average (variants' own / wall): 1 worker "
+              f"{own1 / one:.2f}, 2 workers {own2 / two:.2f}, Ray {own3 / on_ray:.2f}; a "
+              f"variant's own time with 2 at once / alone: {own2 / own1:.2f}x (1.0 on two "
+              f"free cores)")
         pool = overhead("process", args.tasks)
         rayo = overhead("ray", args.tasks)
         ray.shutdown()

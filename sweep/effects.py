@@ -121,24 +121,25 @@ def effects_paragraph(effects: pd.DataFrame) -> str:
     what = ("the first player's value a round" if metric == BALANCE
             else "the first player's win rate")
     sentences = []
-    top = bal.iloc[0]
-    text = (f"Of the rules in this grid, {top['option']} ({top['change']}) moves balance "
-            f"most: it changes {what} by {_fmt(metric, top['delta'])}")
-    text += _spread(top, metric)
-    sentences.append(text + ".")
-    if len(bal) > 1:
-        rest = [f"{r['option']} ({r['change']}) by {_fmt(metric, r['delta'])}"
-                + _spread(r, metric) for _, r in bal.iloc[1:4].iterrows()]
-        sentences.append("Next: " + "; ".join(rest) + ".")
-        low = bal.iloc[-1]
-        if len(bal) > 2:
-            sentences.append(f"{low['option']} ({low['change']}) moves it least "
-                             f"({_fmt(metric, low['delta'])}).")
     still = bal[(bal["min_delta"].abs() < SAME) & (bal["max_delta"].abs() < SAME)]
-    if len(still):
-        sentences.append("Balance does not move at all with "
-                         + ", ".join(f"{r['option']} ({r['change']})" for _, r in still.iterrows())
-                         + " in this grid.")
+    top = bal.iloc[0]
+    if len(still) == len(bal):
+        sentences.append(f"No option in this grid moves {what} (under 0.0005 in every "
+                         f"pair).")
+        bal = bal.iloc[0:0]
+    if len(bal):
+        text = (f"Of the rules in this grid, {top['option']} ({top['change']}) moves "
+                f"balance most: it changes {what} by {_fmt(metric, top['delta'])}")
+        sentences.append(text + _spread(top, metric) + ".")
+    moving = bal.iloc[1:].drop(index=still.index, errors="ignore")
+    if len(moving):
+        rest = [f"{r['option']} ({r['change']}) by {_fmt(metric, r['delta'])}"
+                + _spread(r, metric) for _, r in moving.iloc[:3].iterrows()]
+        sentences.append("Next: " + "; ".join(rest) + ".")
+    if len(still) and len(bal):
+        sentences.append("Balance does not move with "
+                         + _join([f"{r['option']} ({r['change']})" for _, r in still.iterrows()])
+                         + " in this grid (under 0.0005 in every pair).")
     for other, words in (("bluff_rate", "the bluff rate"),
                          ("challenge_rate", "the challenge rate"),
                          ("mean_turns", "the round length"),
@@ -154,6 +155,10 @@ def effects_paragraph(effects: pd.DataFrame) -> str:
         sentences.append(f"{words[0].upper() + words[1:]} moves most with {r['option']} "
                          f"({r['change']}): {_fmt(other, r['delta'])}.")
     return " ".join(sentences)
+
+
+def _join(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _spread(r, metric: str) -> str:

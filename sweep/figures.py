@@ -77,8 +77,8 @@ def balance_figure(table: pd.DataFrame, options: list[str]) -> Figure | None:
     ax.set_yticks(y, _labels(table, names, options), fontsize=8)
     ax.set_xlabel("value a round for the player who starts (+1 win, -1 loss)"
                   if metric == BALANCE else "P(the player who starts wins the round)")
-    ax.set_title("Balance: the first player's edge per variant (bars: 95% intervals "
-                 "where sampled)", fontsize=10)
+    ax.set_title("Balance: the first player's edge per variant\n(error bars: 95% "
+                 "intervals where sampled)", fontsize=10)
     ax.margins(x=0.15)
     ax.grid(axis="x", alpha=0.3)
     _method_legend(ax, v["method"])
@@ -94,7 +94,7 @@ def rates_figure(table: pd.DataFrame, options: list[str]) -> Figure | None:
     series = {"bluff_rate": "P(bluff | announced)",
               "challenge_rate": "P(challenged | announced)",
               "challenge_right_rate": "P(bluff | challenged)"}
-    fig = Figure(figsize=(max(7.5, 1.8 + 1.1 * len(names)), 4.4), layout="constrained")
+    fig = Figure(figsize=(max(7.5, 1.8 + 1.1 * len(names)), 5.0), layout="constrained")
     ax = fig.add_subplot()
     x = np.arange(len(names))
     width = 0.8 / len(series)
@@ -102,8 +102,8 @@ def rates_figure(table: pd.DataFrame, options: list[str]) -> Figure | None:
         value, lo, hi = _metric(table, metric, names)
         ax.bar(x + (i - 1) * width, np.nan_to_num(value), width, label=label,
                color=RATE_COLOURS[metric], yerr=_errors(value, lo, hi), capsize=2)
-    ax.set_xticks(x, [lab.replace("  ", "\n") for lab in _labels(table, names, options)],
-                  fontsize=7)
+    ax.set_xticks(x, _labels(table, names, options), fontsize=7, rotation=25, ha="right",
+                  rotation_mode="anchor")
     ax.set_ylim(0, 1.12)
     ax.set_ylabel("probability")
     random = [n for n, m in zip(names, v["method"]) if m == "random"]

@@ -277,3 +277,11 @@ def test_the_process_pool_never_runs_two_big_solves_at_once():
     spans = sorted((r["start"], r["end"]) for r in ended.values())
     # both workers were used: some pair of jobs overlapped
     assert any(a[1] > b[0] for a, b in zip(spans, spans[1:]))
+
+
+def test_the_command_line_resumes_a_finished_sweep_without_solving(reference):
+    result = CliRunner().invoke(cli, ["sweep", "--grid", GRID, "--base", BASE, "--name", NAME,
+                                      "--out", str(reference.root), "--workers", "2"])
+    assert result.exit_code == 0, result.output
+    assert "0 solved, 0 failed, 4 skipped" in result.output
+    assert str(reference.root / "table.csv") in result.output
