@@ -108,6 +108,19 @@ def _one_line(error: BaseException) -> str:
     return f"{type(error).__name__}: {text}"[:400]
 
 
+def _ray_resources() -> dict | None:
+    """The CPU and memory Ray assigned to this task (None outside a Ray worker)."""
+    import sys
+
+    ray = sys.modules.get("ray")
+    if ray is None or not ray.is_initialized():
+        return None
+    try:
+        return dict(ray.get_runtime_context().get_assigned_resources())
+    except Exception:  # not in a task (a driver that imported ray)
+        return None
+
+
 def run_task(task_json: dict) -> dict:
     """Solve and measure one variant; never raises for the variant's own failures: a
     failure comes back as status 'failed' with a one-line error."""
@@ -120,7 +133,7 @@ def run_task(task_json: dict) -> dict:
         files = {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*"))
                  if p.is_file() and p.name not in LEFT_OUT}
         return {"status": "done", "files": files, "wall_seconds": time.perf_counter() - start,
-                **measured}
+                "ray_resources": _ray_resources(), **measured}
     except Exception as e:  # the variant's failure, recorded; the sweep goes on
         return {"status": "failed", "error": _one_line(e), "traceback": traceback.format_exc(),
                 "wall_seconds": time.perf_counter() - start}

@@ -4,6 +4,7 @@ against hand-computed differences, the method chosen per variant, bad grids."""
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import signal
@@ -98,15 +99,23 @@ def test_the_value_of_a_rule_matches_the_differences_by_hand():
     assert (e["pairs"] == 2).all()
 
 
-def test_process_pool_and_ray_give_the_same_table(reference, tmp_path):
+@pytest.fixture(scope="module")
+def local_ray():
+    """One local Ray instance for the module (2 CPUs), as a cluster would be used."""
     ray = pytest.importorskip("ray")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    try:
-        result = run_sweep(small_spec(), tmp_path / "ray", executor="ray", progress=False,
-                           say=lambda t: None)
-    finally:
-        ray.shutdown()
+    yield ray
+    ray.shutdown()
+
+
+def test_process_pool_and_ray_give_the_same_table(reference, local_ray, tmp_path):
+    result = run_sweep(small_spec(), tmp_path / "ray", executor="ray", progress=False,
+                       say=lambda t: None)
     assert result.failed == 0
+    # every variant ran as a Ray task with its CPU and memory request
+    for task in result.tasks:
+        record = json.loads((result.root / "rows" / f"{task.slug}.json").read_text())
+        assert record["ray_resources"] == {"CPU": 1.0, "memory": float(task.memory_bytes)}
     assert (result.root / "table.csv").read_bytes() == (reference.root / "table.csv").read_bytes()
 
 
