@@ -339,7 +339,7 @@ def report(run_dir, other, out, parquet, rounds, seed):
 @click.option("--workers", type=int, default=None,
               help="Process pool: worker processes (default: the cores).")
 @click.option("--memory-gb", type=float, default=None,
-              help="Memory the sweep may use at once (default 80%% of available): decides "
+              help="Memory the sweep may use at once (default 80% of available): decides "
                    "exact or Monte Carlo CFR, and which jobs run together.")
 @click.option("--method", type=click.Choice(["auto", "exact", "mccfr", "random"]),
               default=None, help="auto (default): exact if the tree fits, else Monte Carlo "
