@@ -277,11 +277,8 @@ def _run_facts(run: Run) -> pd.DataFrame:
 
 
 # ----- templates -----------------------------------------------------------------------
-HTML = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<title>Robin Wood report: {{ name }}</title>
-<style>
-body { font-family: system-ui, sans-serif; max-width: 72em; margin: 2em auto; padding: 0 1em;
+# The page style, shared with the sweep report (sweep.report).
+PAGE_STYLE = """body { font-family: system-ui, sans-serif; max-width: 72em; margin: 2em auto; padding: 0 1em;
        color: #222; line-height: 1.45; }
 h1 { margin-bottom: 0.1em; } .sub { color: #666; margin-top: 0; }
 .summary { background: #f4f7fb; border-left: 4px solid #4c72b0; padding: 0.8em 1em; }
@@ -294,7 +291,13 @@ figcaption { color: #555; font-size: 0.9em; }
 details { margin: 0.5em 0 1em; } summary { cursor: pointer; color: #4c72b0; }
 dt { font-weight: 600; } dd { margin: 0 0 0.4em 1.5em; }
 code { background: #f3f3f3; padding: 0 0.2em; }
-</style></head><body>
+"""
+
+HTML = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>Robin Wood report: {{ name }}</title>
+<style>
+""" + PAGE_STYLE + """</style></head><body>
 <h1>Robin Wood strategy report: {{ name }}</h1>
 <p class="sub">{{ variant }} &middot; {{ algorithm }} &middot; generated {{ generated }}</p>
 <p class="summary">{{ summary }}</p>

@@ -322,6 +322,76 @@ def report(run_dir, other, out, parquet, rounds, seed):
                f"also {index.parent / 'report.md'}")
 
 
+@cli.command()
+@click.option("--grid", "grid_text", default=None,
+              help="Options and their values, e.g. \"deck=rspx,rspmx strikes=1,2 "
+                   "traitor_strikes_on_reveal=false,true max_turns=6\".")
+@click.option("--grid-file", type=click.Path(dir_okay=False), default=None,
+              help="A TOML grid file instead (docs/sweeps.md).")
+@click.option("--base", default=None,
+              help="The variant the grid changes (default standard; a grid file's own).")
+@click.option("--name", default=None, help="Sweep name: output in sweeps/<name>/.")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Output folder instead of sweeps/<name>/.")
+@click.option("--executor", type=click.Choice(["process", "ray"]), default="process",
+              show_default=True, help="A local process pool, or Ray tasks.")
+@click.option("--address", default=None,
+              help="Ray cluster address (default RAY_ADDRESS, else a local Ray).")
+@click.option("--workers", type=int, default=None,
+              help="Process pool: worker processes (default: the cores).")
+@click.option("--memory-gb", type=float, default=None,
+              help="Memory the sweep may use at once (default 80% of available): decides "
+                   "exact or Monte Carlo CFR, and which jobs run together.")
+@click.option("--method", type=click.Choice(["auto", "exact", "mccfr", "random"]),
+              default=None, help="auto (default): exact if the tree fits, else Monte Carlo "
+                                 "CFR; random play for 3-4 players.")
+@click.option("--target-exploitability", type=float, default=None,
+              help="Exact: stop at this exploitability (default 1e-3).")
+@click.option("--mccfr-seconds", type=float, default=None,
+              help="Monte Carlo CFR training time per variant (default 60).")
+@click.option("--mccfr-iterations", type=int, default=None,
+              help="Monte Carlo CFR traversals per seat instead (reproducible).")
+@click.option("--mccfr-table-gb", type=float, default=None,
+              help="Monte Carlo CFR table cap per variant (default 2).")
+@click.option("--rounds", type=int, default=None,
+              help="Sampled rounds for MCCFR statistics and random play (default 20000).")
+@click.option("--seed", type=int, default=None, help="Sweep seed (default 0).")
+@click.option("--no-report", is_flag=True, help="Write the table only.")
+def sweep(grid_text, grid_file, base, name, out, executor, address, workers, memory_gb,
+          method, target_exploitability, mccfr_seconds, mccfr_iterations, mccfr_table_gb,
+          rounds, seed, no_report):
+    """Solve every variant of a grid and compare them: sweeps/<name>/ holds a run per
+    variant, table.csv (one row per variant and metric), the value of each rule and a
+    report. Rerunning skips finished variants."""
+    from sweep.grid import SolveSettings, load_toml, spec_from_text
+    from sweep.run import run_sweep
+
+    if (grid_text is None) == (grid_file is None):
+        raise click.UsageError("give the grid with --grid 'option=v1,v2 ...' or "
+                               "--grid-file FILE.toml (one of them)")
+    overrides = {k: v for k, v in {
+        "method": method, "exact_target": target_exploitability,
+        "mccfr_seconds": mccfr_seconds, "mccfr_iterations": mccfr_iterations,
+        "mccfr_table_gb": mccfr_table_gb, "rounds": rounds}.items() if v is not None}
+    if mccfr_iterations is not None and mccfr_seconds is None:
+        overrides["mccfr_seconds"] = None
+    if grid_file is not None:
+        if base is not None:
+            raise click.UsageError("--base goes in the grid file (base = \"...\")")
+        spec = load_toml(grid_file, name=name, seed=seed, settings_overrides=overrides)
+    else:
+        spec = spec_from_text(grid_text, base or "standard", name, seed or 0,
+                              SolveSettings(**overrides))
+    memory = int(memory_gb * 1024**3) if memory_gb is not None else None
+    if memory is not None and memory <= 0:
+        raise click.UsageError(f"--memory-gb must be positive (got {memory_gb})")
+    result = run_sweep(spec, out, executor=executor, workers=workers, memory_budget=memory,
+                       address=address, report=not no_report)
+    click.echo(f"{result.table_path}" + (f"\n{result.report}" if result.report else ""))
+    if result.failed:
+        sys.exit(1)
+
+
 def format_simulation(r: dict) -> str:
     unit = r["mode"]
     lines = [f"variant {r['variant']}: {r['count']} random {unit}, seed {r['seed']} "

@@ -51,6 +51,10 @@ class SolveConfig:
     max_iterations: int | None = None
     max_seconds: float | None = None
     eval_every_seconds: float = 2.0
+    # Measure at multiples of this many iterations instead of every eval_every_seconds:
+    # the stopping point (target exploitability) then depends on the iterations alone,
+    # not on the machine's speed, so two runs stop at the same iteration (sweeps).
+    eval_every_iterations: int | None = None
     checkpoint_seconds: float = 60.0
     seed: int = 0
     resume: bool = False
@@ -70,6 +74,9 @@ class SolveConfig:
                              f"(got {self.target_exploitability})")
         if self.max_iterations is not None and self.max_iterations < 1:
             raise SolveError(f"--iterations must be at least 1 (got {self.max_iterations})")
+        if self.eval_every_iterations is not None and self.eval_every_iterations < 1:
+            raise SolveError(f"eval_every_iterations must be at least 1 (got "
+                             f"{self.eval_every_iterations})")
 
     def settings(self) -> dict:
         return {"variant": str(self.variant), "algorithm": self.algo.to_json(),
@@ -197,13 +204,20 @@ def solve(config: SolveConfig,
                 todo = chunk
                 if config.max_iterations is not None:
                     todo = min(todo, config.max_iterations - solver.iteration)
+                every = config.eval_every_iterations
+                if every is not None:
+                    todo = min(todo, every - solver.iteration % every)
                 t = time.perf_counter()
                 solver.step(todo)
                 spent = time.perf_counter() - t
                 elapsed += spent
                 # Aim for chunks of about a quarter second between checks.
                 chunk = max(1, min(chunk * 2, int(todo * 0.25 / max(spent, 1e-6)) or 1))
-                if (elapsed - eval_start >= config.eval_every_seconds
+                if every is not None:
+                    due = solver.iteration % every == 0
+                else:
+                    due = elapsed - eval_start >= config.eval_every_seconds
+                if (due
                         or (config.max_seconds is not None and elapsed >= config.max_seconds)
                         or (config.max_iterations is not None
                             and solver.iteration >= config.max_iterations)):

@@ -74,6 +74,23 @@ def test_resume_continues_to_the_same_arrays_as_an_uninterrupted_run(tmp_path):
     assert resumed["exploitability"] == whole["exploitability"]
 
 
+def test_measuring_every_n_iterations_stops_where_the_iterations_say(tmp_path):
+    """eval_every_iterations: exploitability measured exactly at multiples of N, so the
+    target is first met at the same iteration however fast the machine runs."""
+    variant = game_def.parse(SMALL)
+    runs = [solve(SolveConfig(variant, algorithm("dcfr"), tmp_path / name,
+                              target_exploitability=1e-3, eval_every_iterations=7,
+                              eval_every_seconds=1e-9 if name == "a" else 1e9))
+            for name in ("a", "b")]
+    curve = (tmp_path / "a" / "convergence.csv").read_text().splitlines()[1:]
+    iterations = [int(line.split(",")[0]) for line in curve]
+    assert iterations == list(range(7, 7 * len(iterations) + 1, 7))
+    exploitability = [float(line.split(",")[2]) for line in curve]
+    assert exploitability[-1] <= 1e-3 < min(exploitability[:-1])
+    assert runs[0]["iterations"] == runs[1]["iterations"] == iterations[-1]
+    assert runs[0]["exploitability"] == runs[1]["exploitability"]
+
+
 def test_resume_refuses_a_checkpoint_of_other_settings(tmp_path):
     variant = game_def.parse(SMALL)
     solve(SolveConfig(variant, algorithm("dcfr"), tmp_path, max_iterations=3))

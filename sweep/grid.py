@@ -1,0 +1,301 @@
+"""A sweep's grid: a base variant and the options that vary, from a command-line string
+(`"deck=rspx,rspmx strikes=1,2 max_turns=6"`) or a TOML file, expanded into the variants
+it names. Every problem is a one-line GridError naming the bad part and the fix.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import re
+from pathlib import Path
+from typing import Any
+
+from game_def.errors import RobinWoodError, VariantError
+from game_def.variant import PARAMETER_DEFAULTS, Variant, parse
+
+OPTIONS = tuple(PARAMETER_DEFAULTS)  # deck, players, teams, strikes, max_turns, ...
+METHODS = ("auto", "exact", "mccfr", "random")
+
+
+class GridError(RobinWoodError):
+    """A grid that cannot be swept (one line: what is wrong and how to fix it)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class SolveSettings:
+    """How each variant is solved and measured; recorded with every row, so a rerun
+    with other settings solves again instead of reusing rows.
+
+    method: auto picks exact when the counted tree fits the memory budget, Monte Carlo
+    CFR otherwise (two players), random play for 3-4 players and teams.
+    Exact: DCFR, exploitability measured every `exact_eval_every` iterations (a stopping
+    point that depends on iterations, not on speed) until `exact_target` or
+    `exact_max_iterations`. Monte Carlo CFR: `mccfr_iterations` traversals per seat
+    (reproducible) or else `mccfr_seconds` of training; statistics from `rounds`
+    sampled self-play rounds; quality from `quality_rounds` rounds per seat against the
+    heuristic bot. Random play: `rounds` rounds of uniformly random legal moves.
+    """
+
+    method: str = "auto"
+    exact_target: float = 1e-3
+    exact_eval_every: int = 25
+    exact_max_iterations: int = 20_000
+    mccfr_seconds: float | None = 60.0
+    mccfr_iterations: int | None = None
+    mccfr_table_gb: float = 2.0
+    mccfr_workers: int = 1
+    rounds: int = 20_000
+    quality_rounds: int = 5_000
+
+    def __post_init__(self):
+        if self.method not in METHODS:
+            raise GridError(f"unknown method {self.method!r}; choose one of "
+                            f"{', '.join(METHODS)}")
+        positive = {"exact_target": self.exact_target, "exact_eval_every": self.exact_eval_every,
+                    "exact_max_iterations": self.exact_max_iterations,
+                    "mccfr_table_gb": self.mccfr_table_gb, "rounds": self.rounds,
+                    "quality_rounds": self.quality_rounds}
+        for name, value in positive.items():
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or value <= 0:
+                raise GridError(f"{name} must be a positive number (got {value!r})")
+        if self.mccfr_seconds is None and self.mccfr_iterations is None:
+            raise GridError("give Monte Carlo CFR a budget: mccfr_seconds or "
+                            "mccfr_iterations")
+        for name in ("mccfr_seconds", "mccfr_iterations"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or value <= 0):
+                raise GridError(f"{name} must be positive (got {value!r})")
+        if self.mccfr_workers not in (1, 2):
+            raise GridError(f"mccfr_workers must be 1 or 2 (got {self.mccfr_workers})")
+
+    def to_json(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+@dataclasses.dataclass(frozen=True)
+class Point:
+    """One variant of the grid: its position, the grid options' values (as text, in
+    the variant's own spelling) and the variant."""
+
+    index: int
+    options: dict[str, str]
+    variant: Variant
+
+    @property
+    def key(self) -> str:
+        return str(self.variant)
+
+    @property
+    def slug(self) -> str:
+        """A directory name for the variant: its string with ':' and ',' replaced."""
+        return re.sub(r"[^A-Za-z0-9=+._-]", "_", self.key)
+
+    @property
+    def label(self) -> str:
+        """The grid options that vary, for figures: `strikes=1 traitor...=true`."""
+        return " ".join(f"{k}={v}" for k, v in self.options.items()) or self.key
+
+
+@dataclasses.dataclass(frozen=True)
+class SweepSpec:
+    """A named grid: base variant, axes (option, values) in order, seed, settings."""
+
+    name: str
+    base: Variant
+    axes: tuple[tuple[str, tuple[str, ...]], ...]
+    seed: int = 0
+    settings: SolveSettings = SolveSettings()
+
+    def __post_init__(self):
+        if not self.axes:
+            raise GridError("the grid is empty: give options and their values, e.g. "
+                            "--grid 'strikes=1,2 traitor_strikes_on_reveal=false,true'")
+        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", self.name):
+            raise GridError(f"sweep name {self.name!r} must be letters, digits, '.', '_' "
+                            f"or '-' (it names the folder sweeps/<name>)")
+
+    @property
+    def varying(self) -> tuple[str, ...]:
+        """Options with more than one value: the ones whose effect the report measures."""
+        return tuple(name for name, values in self.axes if len(values) > 1)
+
+    def points(self) -> list[Point]:
+        """Every combination of the axes' values, in grid order (the last axis fastest);
+        a value or combination that cannot be played is a GridError."""
+        names = [name for name, _ in self.axes]
+        combos = [dict(zip(names, c))
+                  for c in itertools.product(*(values for _, values in self.axes))]
+        built: list[Variant | VariantError] = []
+        for changes in combos:
+            try:
+                built.append(self.base.replace(**changes))
+            except VariantError as e:
+                built.append(e)
+        for i, (changes, variant) in enumerate(zip(combos, built)):
+            if not isinstance(variant, VariantError):
+                continue
+            # A value that no combination can play is the value's fault; otherwise the
+            # combination's.
+            for name, value in changes.items():
+                if all(isinstance(b, VariantError) for c, b in zip(combos, built)
+                       if c[name] == value):
+                    raise GridError(f"grid value {name}={value}: {_alone(self.base, name, value, variant)}")
+            raise GridError(f"grid point {_describe(changes)} on {self.base} cannot be "
+                            f"played: {variant}. Change the grid so every combination is "
+                            f"playable")
+        points, seen = [], {}
+        for i, (changes, variant) in enumerate(zip(combos, built)):
+            shown = {n: _spelling(variant, n) for n in names}
+            if str(variant) in seen:
+                raise GridError(f"grid points {seen[str(variant)]} and {_describe(shown)} "
+                                f"are the same variant ({variant}); drop the duplicate "
+                                f"value")
+            seen[str(variant)] = _describe(shown)
+            points.append(Point(i, {n: shown[n] for n in names if n in self.varying},
+                                variant))
+        return points
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "base": str(self.base),
+                "grid": {name: list(values) for name, values in self.axes},
+                "seed": self.seed, "settings": self.settings.to_json()}
+
+
+def _alone(base: Variant, name: str, value: str, fallback: VariantError) -> str:
+    """Why one value cannot be played: its own error on the base, else the first."""
+    try:
+        base.replace(**{name: value})
+    except VariantError as e:
+        return str(e)
+    return str(fallback)
+
+
+def _describe(changes: dict[str, str]) -> str:
+    return "(" + ", ".join(f"{k}={v}" for k, v in changes.items()) + ")"
+
+
+def _spelling(variant: Variant, option: str) -> str:
+    """An option's value as the variant's string form writes it."""
+    value = variant.to_params()[option]
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _check_option(name: str, where: str) -> None:
+    if name not in OPTIONS:
+        raise GridError(f"unknown option {name!r} in {where}; known options: "
+                        f"{', '.join(OPTIONS)}")
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float, str)):
+        return str(value).strip()
+    raise GridError(f"grid values must be strings, numbers or booleans (got {value!r})")
+
+
+def _check_values(name: str, values: list[str], where: str) -> tuple[str, ...]:
+    values = [v for v in values if v != ""]
+    if not values:
+        raise GridError(f"option {name} in {where} has no values; write {name}=v1,v2")
+    duplicates = sorted({v for v in values if values.count(v) > 1})
+    if duplicates:
+        raise GridError(f"option {name} in {where} repeats {duplicates[0]!r}; give each "
+                        f"value once")
+    return tuple(values)
+
+
+def parse_grid(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """`"deck=rspx,rspmx strikes=1,2"` -> (("deck", ("rspx", "rspmx")), ("strikes", ...))."""
+    axes, names = [], set()
+    for token in text.split():
+        name, eq, values = token.partition("=")
+        name = name.strip()
+        if not eq:
+            raise GridError(f"grid item {token!r} has no '='; write option=value1,value2, "
+                            f"e.g. strikes=1,2")
+        _check_option(name, "--grid")
+        if name in names:
+            raise GridError(f"option {name} appears twice in --grid; list its values once, "
+                            f"comma-separated")
+        names.add(name)
+        axes.append((name, _check_values(name, values.split(","), "--grid")))
+    return tuple(axes)
+
+
+def _base(text: str | Variant) -> Variant:
+    try:
+        return parse(text)
+    except VariantError as e:
+        raise GridError(f"base variant {text!r}: {e}") from None
+
+
+def _default_name(axes) -> str:
+    return "-".join(name for name, _ in axes) or "sweep"
+
+
+def spec_from_text(grid: str, base: str = "standard", name: str | None = None,
+                   seed: int = 0, settings: SolveSettings | None = None) -> SweepSpec:
+    """A SweepSpec from a --grid string and a base variant string."""
+    axes = parse_grid(grid)
+    return SweepSpec(name or _default_name(axes), _base(base), axes, seed,
+                     settings or SolveSettings())
+
+
+TOML_KEYS = ("name", "base", "seed", "grid", "settings")
+
+
+def load_toml(path, name: str | None = None, seed: int | None = None,
+              settings_overrides: dict | None = None) -> SweepSpec:
+    """A SweepSpec from a TOML file:
+
+        name = "traitor"            # optional: sweeps/<name>
+        base = "rspx:max_turns=6"   # optional: default standard
+        seed = 0
+        [grid]                      # the options that vary, in order
+        strikes = [1, 2]
+        traitor_strikes_on_reveal = [false, true]
+        [settings]                  # optional: SolveSettings fields
+        mccfr_seconds = 60
+    """
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise GridError(f"grid file {path} does not exist") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise GridError(f"grid file {path} is not valid TOML ({e})") from None
+    unknown = sorted(set(data) - set(TOML_KEYS))
+    if unknown:
+        raise GridError(f"unknown key {unknown[0]!r} in {path}; known keys: "
+                        f"{', '.join(TOML_KEYS)}")
+    grid = data.get("grid", {})
+    if not isinstance(grid, dict):
+        raise GridError(f"'grid' in {path} must be a table: [grid] then option = [values]")
+    axes = []
+    for option, values in grid.items():
+        _check_option(option, str(path))
+        values = values if isinstance(values, list) else [values]
+        axes.append((option, _check_values(option, [_value_text(v) for v in values],
+                                           str(path))))
+    raw = data.get("settings", {})
+    if not isinstance(raw, dict):
+        raise GridError(f"'settings' in {path} must be a table: [settings]")
+    fields = {f.name for f in dataclasses.fields(SolveSettings)}
+    bad = sorted(set(raw) - fields)
+    if bad:
+        raise GridError(f"unknown setting {bad[0]!r} in {path}; known settings: "
+                        f"{', '.join(sorted(fields))}")
+    settings = SolveSettings(**{**raw, **(settings_overrides or {})})
+    file_seed = data.get("seed", 0)
+    if not isinstance(file_seed, int) or isinstance(file_seed, bool):
+        raise GridError(f"seed in {path} must be an integer (got {file_seed!r})")
+    return SweepSpec(name or str(data.get("name") or path.stem), _base(data.get("base", "standard")),
+                     tuple(axes), file_seed if seed is None else seed, settings)

@@ -1,0 +1,141 @@
+"""One variant's job, run by a worker (a process-pool process or a Ray task): solve by
+the planned method, measure, and hand back the metric rows and the run directory's files.
+
+The job solves in a private temporary folder and returns the files as bytes, so the
+driver alone writes into sweeps/<name>/ (atomically) and a Ray worker on another
+machine needs no shared disk. The resumable state (checkpoint.npz) is left out: a
+finished variant is never resumed, only skipped.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+import traceback
+from pathlib import Path
+
+from game_def.variant import parse
+
+from . import metrics
+from .plan import Task
+
+LEFT_OUT = ("checkpoint.npz",)
+
+
+def _exact(task: Task, out: Path) -> dict:
+    from analysis import profile_statistics_from_run
+    from solver.cfr import algorithm
+    from solver.run import SolveConfig, solve
+
+    s = task.settings
+    summary = solve(SolveConfig(
+        variant=parse(task.key), algo=algorithm("dcfr"), out=out,
+        target_exploitability=s["exact_target"], max_iterations=s["exact_max_iterations"],
+        eval_every_iterations=s["exact_eval_every"], checkpoint_seconds=1e9,
+        seed=task.seed))
+    stats = profile_statistics_from_run(out)
+    stats.export(out / "tables")
+    return {"rows": metrics.from_profile(stats),
+            "statistics": "exact (every deal, reach-weighted)",
+            "quality_measure": "exploitability (exact)",
+            "quality": summary["exploitability"], "quality_lo": float("nan"),
+            "quality_hi": float("nan"),
+            "solver": f"DCFR, {summary['iterations']} iterations",
+            "peak_memory_bytes": summary["peak_memory_bytes"]}
+
+
+def _mccfr(task: Task, out: Path) -> dict:
+    from analysis import profile_statistics_sampled
+    from solver.agents import bot, load_table_agent
+    from solver.mccfr import MCCFRConfig
+    from solver.mccfr_run import solve_mccfr
+    from solver.tournament import head_to_head
+
+    s = task.settings
+    variant = parse(task.key)
+    config = MCCFRConfig(variant, workers=s["mccfr_workers"], seed=task.seed,
+                         max_table_bytes=int(s["mccfr_table_gb"] * 1024**3))
+    iterations = s["mccfr_iterations"]
+    summary = solve_mccfr(config, out, max_iterations=iterations,
+                          max_seconds=None if iterations else s["mccfr_seconds"],
+                          checkpoint_seconds=1e9, report_seconds=1e9)
+    stats = profile_statistics_sampled(out, rounds=s["rounds"], seed=task.seed)
+    stats.export(out / "tables")
+    match = head_to_head(variant, load_table_agent(out), bot("heuristic"),
+                         rounds=s["quality_rounds"], seed=task.seed)
+    # Both seats pooled: the mean of two independent seat means.
+    halves = [(hi - lo) / 2 for lo, hi in (seat.value_interval() for seat in match.seats)]
+    half = (halves[0] ** 2 + halves[1] ** 2) ** 0.5 / 2
+    budget = (f"{iterations:,} traversals per seat" if iterations else
+              f"{summary['seconds']:.0f} s, {summary['iterations']:,} traversals per seat")
+    return {"rows": metrics.from_profile(stats),
+            "statistics": f"sampled self-play, {s['rounds']:,} rounds",
+            "quality_measure": "value against the heuristic bot, both seats",
+            "quality": match.value, "quality_lo": match.value - half,
+            "quality_hi": match.value + half,
+            "solver": f"Monte Carlo CFR, {budget}",
+            "peak_memory_bytes": summary["peak_memory_bytes"]}
+
+
+def _random(task: Task, out: Path) -> dict:
+    import json
+
+    from game_def.simulate import simulate
+    from solver.run import peak_memory_bytes
+    from solver.strategy_file import atomic_write_bytes
+
+    variant = parse(task.key)
+    result = simulate(variant, task.settings["rounds"], seed=task.seed)
+    out.mkdir(parents=True, exist_ok=True)
+    atomic_write_bytes(out / "simulation.json",
+                       json.dumps(result.to_json(), indent=2).encode())
+    why = ("no solver here handles 3-4 players or teams" if variant.players != 2
+           or variant.teams else "random play asked for")
+    return {"rows": metrics.from_simulation(result, variant.first_player, variant.teams),
+            "statistics": f"random play (uniform legal moves, not a strategy; {why}), "
+                          f"{task.settings['rounds']:,} rounds",
+            "quality_measure": "none (random play)", "quality": float("nan"),
+            "quality_lo": float("nan"), "quality_hi": float("nan"),
+            "solver": "none: random play", "peak_memory_bytes": peak_memory_bytes()}
+
+
+METHODS = {"exact": _exact, "mccfr": _mccfr, "random": _random}
+
+
+def _one_line(error: BaseException) -> str:
+    text = " ".join(str(error).split()) or "no message"
+    return f"{type(error).__name__}: {text}"[:400]
+
+
+def _ray_resources() -> dict | None:
+    """The CPU and memory Ray assigned to this task (None outside a Ray worker)."""
+    import sys
+
+    ray = sys.modules.get("ray")
+    if ray is None or not ray.is_initialized():
+        return None
+    try:
+        return dict(ray.get_runtime_context().get_assigned_resources())
+    except Exception:  # not in a task (a driver that imported ray)
+        return None
+
+
+def run_task(task_json: dict) -> dict:
+    """Solve and measure one variant; never raises for the variant's own failures: a
+    failure comes back as status 'failed' with a one-line error."""
+    task = Task.from_json(task_json)
+    start = time.perf_counter()
+    scratch = Path(tempfile.mkdtemp(prefix=f"robinwood-sweep-{task.slug[:40]}-"))
+    try:
+        out = scratch / task.slug
+        measured = METHODS[task.method](task, out)
+        files = {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*"))
+                 if p.is_file() and p.name not in LEFT_OUT}
+        return {"status": "done", "files": files, "wall_seconds": time.perf_counter() - start,
+                "ray_resources": _ray_resources(), **measured}
+    except Exception as e:  # the variant's failure, recorded; the sweep goes on
+        return {"status": "failed", "error": _one_line(e), "traceback": traceback.format_exc(),
+                "wall_seconds": time.perf_counter() - start}
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)

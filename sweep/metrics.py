@@ -1,0 +1,111 @@
+"""The metrics a sweep compares across variants, as tidy rows (metric, value, lo, hi),
+from a profile's statistics (analysis.ProfileStatistics, exact or sampled) or from a
+random-play simulation (game_def.simulate). Intervals are 95%; NaN when exact.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from game_def.simulate import SimulationResult, wilson_interval
+
+Z95 = 1.959964
+NAN = float("nan")
+
+# In reading order; the report's figures and the 'value of a rule' use these names.
+METRICS = {
+    "first_player_value": "value a round for the player who starts (+1 win, -1 loss); "
+                          "two sides only",
+    "first_player_win_rate": "P(the player who starts, or their team, wins the round)",
+    "starter_match_win": "P(the player who starts a best-of-3 match wins it); two "
+                         "players, solved",
+    "bluff_rate": "P(the announced character is not the peeked card | an announcement)",
+    "challenge_rate": "P(an announcement is challenged)",
+    "challenge_right_rate": "P(the claim was a bluff | challenged)",
+    "mean_turns": "turns a round lasts, on average",
+    "turn_cap_rate": "P(the round reaches the turn cap): a draw",
+}
+
+
+def _row(metric: str, value: float, lo: float = NAN, hi: float = NAN) -> dict:
+    return {"metric": metric, "value": float(value), "lo": float(lo), "hi": float(hi)}
+
+
+def _mean_interval(length: np.ndarray, n: int | None) -> tuple[float, float, float]:
+    """Mean of a length distribution (probabilities or counts) and, over n sampled
+    rounds, its normal 95% interval."""
+    p = length / length.sum()
+    t = np.arange(len(p))
+    mean = float((t * p).sum())
+    if n is None:
+        return mean, NAN, NAN
+    half = Z95 * math.sqrt(max(float((t * t * p).sum()) - mean * mean, 0.0) / n)
+    return mean, mean - half, mean + half
+
+
+def from_profile(stats) -> list[dict]:
+    """Rows for a two-player profile (both seats following it)."""
+    n = stats.rounds_sampled
+    first = stats.variant.first_player
+    out = stats.outcomes().iloc[0]
+    rows = []
+    sign = 1 if first == 0 else -1
+    value = sign * out["seat0_value"]
+    if n is None:
+        rows.append(_row("first_player_value", value))
+        rows.append(_row("first_player_win_rate", out[f"seat{first}_wins"]))
+    else:
+        lo, hi = sorted((sign * out["seat0_value_lo"], sign * out["seat0_value_hi"]))
+        rows.append(_row("first_player_value", value, lo, hi))
+        rows.append(_row("first_player_win_rate", out[f"seat{first}_wins"],
+                         out[f"seat{first}_wins_lo"], out[f"seat{first}_wins_hi"]))
+    match = stats.match().iloc[0]
+    rows.append(_row("starter_match_win", match["starter_match_win"],
+                     match.get("starter_match_win_lo", NAN),
+                     match.get("starter_match_win_hi", NAN)))
+    for metric, table in (("bluff_rate", stats.bluff_rates()),
+                          ("challenge_rate", stats.challenge_rates()),
+                          ("challenge_right_rate", stats.challenge_rates())):
+        r = table.loc["all"]
+        rows.append(_row(metric, r[metric], r.get(f"{metric}_lo", NAN),
+                         r.get(f"{metric}_hi", NAN)))
+    mean, lo, hi = _mean_interval(stats.length, n)
+    rows.append(_row("mean_turns", mean, lo, hi))
+    cap = out["turn_cap_rate"]
+    if n is None:
+        rows.append(_row("turn_cap_rate", cap))
+    else:
+        rows.append(_row("turn_cap_rate", cap, *wilson_interval(int(round(cap * n)), n)))
+    return rows
+
+
+def from_simulation(result: SimulationResult, first_player: int, teams: bool) -> list[dict]:
+    """Rows for random play (any number of players). Rates over announcements treat them
+    as independent trials: approximate intervals."""
+    n = result.count
+    first_side = first_player % 2 if teams else first_player
+    wins = result.wins[first_side]
+    rows = []
+    if len(result.wins) == 2:
+        other = result.wins[1 - first_side]
+        value = (wins - other) / n
+        half = Z95 * math.sqrt(max((wins + other) / n - value * value, 0.0) / n)
+        rows.append(_row("first_player_value", value, value - half, value + half))
+    rows.append(_row("first_player_win_rate", wins / n, *wilson_interval(wins, n)))
+    c = result.counters
+
+    def rate(metric, hits, trials):
+        if trials == 0:
+            rows.append(_row(metric, NAN))
+        else:
+            rows.append(_row(metric, hits / trials, *wilson_interval(hits, trials)))
+
+    rate("bluff_rate", c["bluffs"], c["announcements"])
+    rate("challenge_rate", c["challenges"], c["announcements"])
+    rate("challenge_right_rate", c["challenges_right"], c["challenges"])
+    mean, lo, hi = _mean_interval(result.turn_histogram.astype(float), n)
+    rows.append(_row("mean_turns", mean, lo, hi))
+    rate("turn_cap_rate", c["turn_cap_draws"], n)
+    return rows

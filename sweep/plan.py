@@ -1,0 +1,142 @@
+"""Which method solves each variant, and what it needs (memory, cores), decided before
+anything runs so the scheduler can keep two big solves apart.
+
+Exact when the counted tree (solver.robinwood_tree.count_nodes, position-symmetric, as
+the solve job builds it) fits the memory budget at PEAK_BYTES_PER_NODE bytes a node;
+Monte Carlo CFR otherwise (its table cap is what it needs); random play for 3-4 players
+and teams, which no solver here handles.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import zlib
+
+import numpy as np
+
+from game_def.variant import Variant
+
+from .grid import GridError, Point, SolveSettings, SweepSpec
+
+GiB = 1024**3
+PROCESS_BYTES = 512 * 1024**2  # a worker's Python, numba and OpenSpiel before any tree
+
+
+@dataclasses.dataclass(frozen=True)
+class Task:
+    """One variant's job, as plain data (it travels to process-pool and Ray workers)."""
+
+    index: int
+    key: str                 # the variant string
+    slug: str                # its run directory name
+    label: str               # the grid options that vary
+    options: dict            # option -> value text (varying options)
+    method: str              # exact | mccfr | random
+    nodes: int | None        # counted tree nodes (exact), None otherwise
+    memory_bytes: int        # what the job needs at its peak (estimate)
+    cpus: int
+    seed: int
+    settings: dict           # SolveSettings.to_json()
+
+    @property
+    def fingerprint(self) -> str:
+        """Everything that decides this variant's row: a finished row with another
+        fingerprint is solved again."""
+        text = json.dumps([self.key, self.method, self.seed, self.settings], sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def to_json(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Task":
+        return cls(**data)
+
+
+def variant_seed(sweep_seed: int, key: str) -> int:
+    """A variant's own seed, from the sweep's seed and the variant string (not its grid
+    position, so adding values to a grid keeps the other variants' rows)."""
+    return int(np.random.SeedSequence([sweep_seed, zlib.crc32(key.encode())])
+               .generate_state(1, dtype=np.uint32)[0])
+
+
+def _two_player(v: Variant) -> bool:
+    return v.players == 2 and not v.teams
+
+
+def precheck(point: Point, settings: SolveSettings) -> None:
+    """The checks that need no tree counting (so a bad grid fails at once)."""
+    v = point.variant
+    if not _two_player(v) and settings.method in ("exact", "mccfr"):
+        raise GridError(f"variant {v} has {v.players} players"
+                        f"{' in teams' if v.teams else ''}: the solvers handle "
+                        f"two-player rounds; use method random (or auto) for it")
+
+
+def choose(point: Point, settings: SolveSettings, memory_budget: int,
+           count=None) -> tuple[str, int | None, int]:
+    """(method, counted nodes or None, bytes needed) for one variant; GridError when
+    the variant cannot be solved as asked within the budget."""
+    from solver.robinwood_tree import PEAK_BYTES_PER_NODE, count_nodes
+
+    count = count or count_nodes
+    v, method = point.variant, settings.method
+    precheck(point, settings)
+    if not _two_player(v) or method == "random":
+        return "random", None, PROCESS_BYTES
+    mccfr_bytes = int(settings.mccfr_table_gb * GiB) + PROCESS_BYTES
+    if method in ("auto", "exact"):
+        cap = max(1, (memory_budget - PROCESS_BYTES) // PEAK_BYTES_PER_NODE)
+        nodes = count(v, cap, v.layout is None)
+        if nodes >= 0:
+            return "exact", nodes, nodes * PEAK_BYTES_PER_NODE + PROCESS_BYTES
+        if method == "exact":
+            raise GridError(f"variant {v} cannot be solved exactly: its tree has more "
+                            f"than {cap:,} nodes, more than the "
+                            f"{memory_budget / GiB:.1f} GiB memory budget holds; use method "
+                            f"auto (Monte Carlo CFR for it), raise --memory-gb or lower "
+                            f"max_turns")
+    if mccfr_bytes > memory_budget:
+        raise GridError(f"variant {v} needs Monte Carlo CFR with a "
+                        f"{settings.mccfr_table_gb:g} GiB table, more than the "
+                        f"{memory_budget / GiB:.1f} GiB memory budget; lower "
+                        f"--mccfr-table-gb or raise --memory-gb")
+    return "mccfr", None, mccfr_bytes
+
+
+def cached_count(cache: dict):
+    """count_nodes with a memory: cache maps a variant to {"nodes": n} (its exact size)
+    or {"more_than": cap} (counting stopped there), so a rerun does not count again."""
+    from solver.robinwood_tree import count_nodes
+
+    def count(variant: Variant, cap: int, symmetric: bool) -> int:
+        key = f"{variant}|symmetric={symmetric}"
+        known = cache.get(key, {})
+        if "nodes" in known:
+            return known["nodes"] if known["nodes"] <= cap else -1
+        if "more_than" in known and known["more_than"] >= cap:
+            return -1
+        nodes = count_nodes(variant, cap, symmetric)
+        cache[key] = {"nodes": nodes} if nodes >= 0 else {"more_than": cap}
+        return nodes
+
+    return count
+
+
+def plan(spec: SweepSpec, memory_budget: int, cache: dict | None = None) -> list[Task]:
+    """Every grid point as a Task. `cache` (see cached_count) is updated in place."""
+    settings = spec.settings
+    count = cached_count({} if cache is None else cache)
+    tasks = []
+    points = spec.points()
+    for point in points:
+        precheck(point, settings)
+    for point in points:
+        method, nodes, need = choose(point, settings, memory_budget, count)
+        cpus = settings.mccfr_workers if method == "mccfr" else 1
+        tasks.append(Task(point.index, point.key, point.slug, point.label, point.options,
+                          method, nodes, int(need), cpus,
+                          variant_seed(spec.seed, point.key), settings.to_json()))
+    return tasks
