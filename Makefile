@@ -15,8 +15,9 @@ $(STAMP): pyproject.toml
 
 # The main job: solve the default variant and write its report. The exact solve of a
 # reduced deck (rspx, turn cap 6) gets the full report; then a short Monte Carlo CFR run
-# on the printed 12-card game gets its own (sampled) report and a tournament against the
-# baseline bots. Reports land in reports/<run name>/ (index.html, report.md, PNGs, CSVs).
+# on the printed 12-card game is measured against every bot, league player and the local
+# best response (robinwood exploit) and gets its own (sampled) report, which opens with
+# that measurement. Reports land in reports/<run name>/ (index.html, report.md, PNGs, CSVs).
 DEMO_EXACT := runs/demo-rspx6
 DEMO_FULL := runs/demo-standard
 demo: $(STAMP)
@@ -24,8 +25,8 @@ demo: $(STAMP)
 	$(BIN)/robinwood solve --deck rspx --max-turns 6 --algo dcfr --target-exploitability 1e-3 --out $(DEMO_EXACT)
 	$(BIN)/robinwood report $(DEMO_EXACT)
 	$(BIN)/robinwood solve --deck standard --algo mccfr --minutes 3 --out $(DEMO_FULL)
+	$(BIN)/robinwood exploit $(DEMO_FULL) --rounds 5000 --lbr-rounds 500
 	$(BIN)/robinwood report $(DEMO_FULL)
-	$(BIN)/robinwood tournament $(DEMO_FULL) heuristic --rounds 10000
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q

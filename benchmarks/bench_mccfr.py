@@ -16,7 +16,8 @@ the learning curve of a long run on the full game.
     .venv/bin/python benchmarks/bench_mccfr.py speed [--seconds 20]
     .venv/bin/python benchmarks/bench_mccfr.py abstraction-cost [--mccfr-iterations 1000000]
     .venv/bin/python benchmarks/bench_mccfr.py learning-curve runs/standard-60min
-        [--rounds 20000] [--exploiter-minutes 1] [--final-exploiter-minutes 8]
+        [--rounds 20000] [--exploiter-minutes 0] [--final-exploiter-minutes 5]
+        [--final-lbr-rounds 2000]
 """
 
 from __future__ import annotations
@@ -181,6 +182,7 @@ def learning_curve(args) -> None:
         minutes = args.final_exploiter_minutes if final else args.exploiter_minutes
         report = measure(agent, rounds=args.rounds, seed=11,
                          exploiter_seconds=minutes * 60 if minutes > 0 else None,
+                         lbr_rounds=args.final_lbr_rounds if final else 0,
                          say=lambda text: print(f"  {text}", flush=True))
         table = report.table()
         tables[seconds / 60] = table
@@ -202,8 +204,9 @@ def learning_curve(args) -> None:
             final_report = report
     frame = pd.DataFrame(rows)
     frame.to_csv(RESULTS / "mccfr_learning_curve.csv", index=False)
-    (RESULTS / "mccfr_strength_final.json").write_text(
-        json.dumps(final_report.to_json(), indent=2))
+    strength = json.dumps(final_report.to_json(), indent=2)
+    (RESULTS / "mccfr_strength_final.json").write_text(strength)
+    (run / "strength.json").write_text(strength)     # what robinwood report reads
     lines = _header(f"Learning curve of {run} ({args.rounds:,} rounds per seat per "
                     f"opponent; exploiter {args.exploiter_minutes:g} min per seat, "
                     f"{args.final_exploiter_minutes:g} min for the final strategy)")
@@ -266,6 +269,7 @@ def main() -> None:
     p.add_argument("--rounds", type=int, default=20_000)
     p.add_argument("--exploiter-minutes", type=float, default=0.0)
     p.add_argument("--final-exploiter-minutes", type=float, default=5.0)
+    p.add_argument("--final-lbr-rounds", type=int, default=2000)
     p.set_defaults(func=learning_curve)
     args = parser.parse_args()
     args.func(args)

@@ -211,15 +211,16 @@ def _replay(rules, history):
 def _replay_probs(rules, history, kind, params, slots, keys, offset, nact, probs, out_actions,
                   out_probs):
     """The agent's probabilities at the decision reached by `history`; returns how many
-    legal actions were written (the OpenSpiel policy wrapper's one call)."""
+    legal actions were written and the table entry used (-1: none, played uniformly;
+    NO_TABLE for bots): the OpenSpiel policy wrapper's one call."""
     state, know = _replay(rules, history)
     seat = k._current_player(state)
     m = k._legal_actions(state, rules, out_actions)
     scratch = np.empty((ab.SCRATCH_ROWS, k.MAX_LEGAL), dtype=np.int64)
     abst = np.empty(k.MAX_LEGAL, dtype=np.int64)
-    _agent_probs(kind, params, slots, keys, offset, nact, probs, state, rules, know, seat,
-                 out_actions, m, scratch, abst, out_probs)
-    return m
+    e = _agent_probs(kind, params, slots, keys, offset, nact, probs, state, rules, know, seat,
+                     out_actions, m, scratch, abst, out_probs)
+    return m, e
 
 
 @jit

@@ -187,7 +187,11 @@ def load_table_agent(run_dir) -> Agent:
 
 class AgentPolicy(os_policy.Policy):
     """An agent as an open_spiel Policy on `robin_wood` states of its variant: the
-    history is replayed through the numba core to rebuild what the seat knows."""
+    history is replayed through the numba core to rebuild what the seat knows.
+
+    `table_decisions` counts the calls a table agent answered and `unlearned` those
+    that found no table entry (answered uniformly): a table never plays a situation it
+    did not learn without it being counted."""
 
     def __init__(self, game: pyspiel.Game, agent: Agent):
         super().__init__(game, list(range(game.num_players())))
@@ -203,6 +207,8 @@ class AgentPolicy(os_policy.Policy):
         self.rules = rules_array(variant)
         self._actions = np.empty(ka.k.MAX_LEGAL, dtype=np.int64)
         self._probs = np.empty(ka.k.MAX_LEGAL, dtype=np.float64)
+        self.table_decisions = 0
+        self.unlearned = 0
 
     def action_probabilities(self, state, player_id=None):
         player = state.current_player()
@@ -210,8 +216,11 @@ class AgentPolicy(os_policy.Policy):
             raise AgentError(f"it is seat {player}'s decision, not seat {player_id}'s")
         history = np.array(state.history(), dtype=np.int64)
         table = self.agent.table(player)
-        m = ka._replay_probs(self.rules, history, self.agent.kind, self.agent.params, *table,
-                             self._actions, self._probs)
+        m, entry = ka._replay_probs(self.rules, history, self.agent.kind, self.agent.params,
+                                    *table, self._actions, self._probs)
+        if entry != ka.NO_TABLE:
+            self.table_decisions += 1
+            self.unlearned += entry < 0
         return {int(a): float(p) for a, p in zip(self._actions[:m], self._probs[:m])}
 
 

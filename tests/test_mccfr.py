@@ -195,6 +195,14 @@ def test_load_strategy_reads_an_mccfr_run_as_an_openspiel_policy(tmp_path):
     probs = policy.action_probabilities(state)
     assert set(probs) == set(state.legal_actions())
     assert sum(probs.values()) == pytest.approx(1.0)
+    assert (policy.table_decisions, policy.unlearned) == (1, 0)
+    # a table without entries answers uniformly, and says so
+    nothing = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64),
+               np.zeros(1, np.float32))
+    empty = AgentPolicy(policy.game, table_agent("empty", RSPX4, [nothing, nothing]))
+    probs = empty.action_probabilities(state)
+    assert list(probs.values()) == pytest.approx([1.0 / len(probs)] * len(probs))
+    assert (empty.table_decisions, empty.unlearned) == (1, 1)
     with pytest.raises(Exception, match="trained for"):
         load_strategy(tmp_path, game=game_def.load_game("rspx:max_turns=5"))
     (tmp_path / "table.npz").write_bytes(b"not a table")
