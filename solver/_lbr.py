@@ -26,6 +26,8 @@ from game_def._jit import jit
 
 from . import _abstraction as ab
 from . import _agents as ka
+from ._mccfr import _below, _uniform
+from ._mccfr import _next_u64 as _next
 
 # ----- one observed step: a player action and the chance that follows it -----------------
 T_ACTION = 0       # the player action; -1 when the LBR seat cannot see it (opponent's Witch
@@ -67,29 +69,7 @@ _PUBLIC_FIELDS = np.array([k.S_PHASE, k.S_ACTOR, k.S_TURN, k.S_PEEK_POS, k.S_ANN
                            k.S_WINNER, k.S_EXTRA], dtype=np.int64)
 
 
-# ===== random stream ======================================================================
-@jit
-def _next(rng):
-    """splitmix64: advance rng[0] and return 64 random bits."""
-    rng[0] += np.uint64(0x9E3779B97F4A7C15)
-    z = rng[0]
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@jit
-def _uniform(rng):
-    """A float in [0, 1)."""
-    return np.float64(_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
-
-@jit
-def _below(rng, n):
-    """An integer in [0, n)."""
-    return min(int(_uniform(rng) * n), n - 1)
-
-
+# ===== random stream: the Monte Carlo CFR kernels' splitmix64 (_uniform, _below) =========
 @jit
 def _pick(values, probs, m, rng):
     """One of values[:m] with probabilities probs[:m] (never one of probability 0)."""

@@ -17,6 +17,7 @@ import numpy as np
 
 from game_def._jit import jit
 
+from ._mccfr import _pick, _uniform
 from .tree import CHANCE, TERMINAL
 
 MAX_DEPTH = 256
@@ -30,30 +31,6 @@ T_SIZE = 4
 PASS_UP = 0
 EXPAND = 1
 PROBE = 2
-
-
-@jit
-def _uniform(rng):
-    rng[0] += np.uint64(0x9E3779B97F4A7C15)
-    z = rng[0]
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
-    return np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
-
-@jit
-def _pick(probs, n, rng):
-    r = _uniform(rng)
-    acc = 0.0
-    for i in range(n):
-        acc += probs[i]
-        if r < acc:
-            return i
-    for i in range(n - 1, -1, -1):
-        if probs[i] > 0:
-            return i
-    return n - 1
 
 
 @jit
