@@ -2,8 +2,8 @@
 and how often training visited that entry, when the run recorded it.
 
 Visit counts are stored by the trainer as `seat{s}_visits` in table.npz (int64, one per
-entry, aligned with `seat{s}_keys`); runs written before that have none, and the lookup
-then answers None rather than failing.
+entry, aligned with `seat{s}_keys`; table format 2); a file whose counts are missing or
+do not fit its keys gets None rather than a wrong number.
 """
 
 from __future__ import annotations

@@ -42,8 +42,8 @@ def mccfr_run(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def mccfr_run_with_visits(mccfr_run, tmp_path_factory):
-    """The same table with the `seat{s}_visits` arrays the trainer is to record (made up
-    here: entry e of seat s visited 1000 * s + e + 1 times)."""
+    """The same table with made-up `seat{s}_visits` arrays (entry e of seat s visited
+    1000 * s + e + 1 times), so that the page is seen to show the file's counts."""
     out = tmp_path_factory.mktemp("explore") / "mccfr-visits"
     out.mkdir()
     (out / "metadata.json").write_bytes((mccfr_run / "metadata.json").read_bytes())
