@@ -139,7 +139,11 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[f
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # exact at the edges (the formula leaves rounding residue, e.g. a lower end of 5e-20
+    # for 0 successes), and never excluding the estimate itself
+    lo = 0.0 if successes == 0 else min(p, max(0.0, centre - half))
+    hi = 1.0 if successes == trials else max(p, min(1.0, centre + half))
+    return (lo, hi)
 
 
 def _quantile_from_histogram(hist: np.ndarray, q: float) -> float:

@@ -139,7 +139,15 @@ def test_turn_cap_is_reported():
 
 def test_wilson_interval_contains_the_estimate():
     lo, hi = wilson_interval(30, 100)
-    assert lo < 0.3 < hi and hi - lo < 0.2
+    # Wilson (1927) for 30/100 at z = 1.96: [0.2189, 0.3958]
+    assert (round(lo, 4), round(hi, 4)) == (0.2189, 0.3958)
+    # the edges are exact: no rounding residue above 0 or below 1 (a sweep's figure
+    # refused an interval whose lower end, 5e-20, lay above its estimate 0)
+    for n in (1, 7, 4000, 10**6):
+        assert wilson_interval(0, n)[0] == 0.0 and wilson_interval(n, n)[1] == 1.0
+        for k in (0, 1, n // 3, n - 1, n):
+            lo, hi = wilson_interval(k, n)
+            assert lo <= k / n <= hi
 
 
 def test_cli_simulate_json():
