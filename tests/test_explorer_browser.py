@@ -263,6 +263,12 @@ def test_an_mccfr_run_loads_with_its_probabilities(browser, mccfr_run):  # noqa:
             assert float(row.get_attribute("data-prob")) == pytest.approx(want[a], abs=1e-12)
             assert row.find_element(By.CSS_SELECTOR, ".prob").text == shown_probability(want[a])
             assert not row.find_elements(By.CSS_SELECTOR, ".ev")
-        assert "n/a (not recorded by this run)" in browser.find_element(By.ID, "b-decision").text
+        # the trainer's visit count of the entry this decision reads
+        from solver.agents import load_table_agent
+        from solver.table_lookup import TableLookup
+
+        visits = TableLookup(load_table_agent(mccfr_run), mccfr_run).visit_count(state)
+        text = browser.find_element(By.ID, "b-decision").text
+        assert visits > 0 and f"{visits:,}" in text and "n/a" not in text
         assert math.isclose(sum(want.values()), 1.0)
         no_console_errors(browser)
