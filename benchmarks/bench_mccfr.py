@@ -220,7 +220,17 @@ def learning_curve(args) -> None:
                   final_report.coverage["self-play"].to_string()]
     _write("bench_mccfr_learning_curve.txt", lines)
 
-    fig, axes = plt.subplots(1, 3, figsize=(16, 4.5))
+    _plot_learning_curve(frame)
+
+
+def _plot_learning_curve(frame) -> None:
+    """The learning-curve figure from its table (benchmarks/results/mccfr_learning_curve.csv)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 3, figsize=(18, 4.5))
     ax = axes[0]
     opponents = [c[len("payoff vs "):] for c in frame.columns
                  if c.startswith("payoff vs ") and not c.endswith(" lo")]
@@ -230,7 +240,7 @@ def learning_curve(args) -> None:
     ax.axhline(0, color="grey", lw=1)
     ax.set(xlabel="training minutes", ylabel="strategy's seat-averaged payoff",
            title="payoff against each opponent")
-    ax.legend(fontsize=7, ncol=2)
+    ax.legend(fontsize=7, ncol=1, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax = axes[1]
     ax.errorbar(frame.minutes, frame["bound"], yerr=frame["bound +/-"], marker="s",
                 color="k", capsize=3)
@@ -248,6 +258,12 @@ def learning_curve(args) -> None:
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(RESULTS / "mccfr_learning_curve.png", dpi=110)
+
+
+def replot(args) -> None:
+    import pandas as pd
+
+    _plot_learning_curve(pd.read_csv(RESULTS / "mccfr_learning_curve.csv"))
 
 
 def main() -> None:
@@ -271,6 +287,8 @@ def main() -> None:
     p.add_argument("--final-exploiter-minutes", type=float, default=5.0)
     p.add_argument("--final-lbr-rounds", type=int, default=2000)
     p.set_defaults(func=learning_curve)
+    p = sub.add_parser("replot", help="redraw the learning-curve figure from its CSV")
+    p.set_defaults(func=replot)
     args = parser.parse_args()
     args.func(args)
 
