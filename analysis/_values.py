@@ -8,28 +8,6 @@ from solver.tree import CHANCE, DECISION, TERMINAL
 
 
 @jit
-def _node_values(kind, infoset, first_child, num_children, edge_prob, payoff,
-                 infoset_offset, strategy, value):
-    """Backward pass (children before parents): player 0's expected payoff at every node
-    when chance and both players follow `strategy`."""
-    for n in range(kind.shape[0] - 1, -1, -1):
-        kn = kind[n]
-        if kn == TERMINAL:
-            value[n] = payoff[n]
-            continue
-        f = first_child[n]
-        v = 0.0
-        if kn == CHANCE:
-            for i in range(num_children[n]):
-                v += edge_prob[f + i] * value[f + i]
-        else:
-            off = infoset_offset[infoset[n]]
-            for i in range(num_children[n]):
-                v += strategy[off + i] * value[f + i]
-        value[n] = v
-
-
-@jit
 def _reach(kind, player, infoset, first_child, num_children, edge_prob, infoset_offset,
            strategy, reach, without0, without1):
     """Forward pass (parents before children): `reach` is the probability of reaching a

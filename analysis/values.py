@@ -23,7 +23,7 @@ import numpy as np
 from game_def import _core as k
 from game_def.core import rules_array
 from game_def.variant import Variant
-from solver.best_response import check_strategy
+from solver.best_response import check_strategy, node_values
 from solver.robinwood_tree import _expand, _initially_mentioned, _mentioned_after
 from solver.tree import DECISION, FlatTree
 
@@ -58,9 +58,7 @@ class StrategyValues:
         # Positions free..n-1 hold the Traitors, face up from the start (solver.symmetry).
         self._free = self._n - int(variant.counts[k.TRAITOR])
         t = tree
-        self.value = np.empty(t.num_nodes)
-        kv._node_values(t.kind, t.infoset, t.first_child, t.num_children, t.edge_prob,
-                        t.payoff, t.infoset_offset, strategy, self.value)
+        self.value = node_values(t, strategy)
         self.reach = np.empty(t.num_nodes)
         without0, without1 = np.empty(t.num_nodes), np.empty(t.num_nodes)
         kv._reach(t.kind, t.player, t.infoset, t.first_child, t.num_children, t.edge_prob,

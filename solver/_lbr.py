@@ -26,7 +26,7 @@ from game_def._jit import jit
 
 from . import _abstraction as ab
 from . import _agents as ka
-from ._mccfr import _below, _uniform
+from ._mccfr import _below, _payoff, _uniform
 from ._mccfr import _next_u64 as _next
 
 # ----- one observed step: a player action and the chance that follows it -----------------
@@ -113,14 +113,6 @@ def _signature(state, rules):
         if state[k.S_FACEUP + p]:
             h = ab._mix(h, 100 + p * 16 + state[k.S_CARD + p])
     return np.int64(h & np.uint64(0x7FFFFFFFFFFFFFFF))
-
-
-@jit
-def _payoff(state, seat):
-    w = state[k.S_WINNER]
-    if w < 0:
-        return 0.0
-    return 1.0 if w == seat else -1.0
 
 
 @jit

@@ -71,13 +71,19 @@ def _best_response_walk(t, strategy, player, order, level_start, reach, value,
                                level_start, reach, value, action_value, best)
 
 
-def expected_value(tree: FlatTree, strategy: np.ndarray) -> float:
-    """Player 0's expected payoff when both players follow `strategy`."""
+def node_values(tree: FlatTree, strategy: np.ndarray) -> np.ndarray:
+    """Player 0's expected payoff at every node when chance and both players follow
+    `strategy` (the root's is expected_value)."""
     check_strategy(tree, strategy)
     value = np.empty(tree.num_nodes)
-    return float(kern._expected_value(tree.kind, tree.infoset, tree.first_child,
-                                      tree.num_children, tree.edge_prob, tree.payoff,
-                                      tree.infoset_offset, strategy, value))
+    kern._expected_value(tree.kind, tree.infoset, tree.first_child, tree.num_children,
+                         tree.edge_prob, tree.payoff, tree.infoset_offset, strategy, value)
+    return value
+
+
+def expected_value(tree: FlatTree, strategy: np.ndarray) -> float:
+    """Player 0's expected payoff when both players follow `strategy`."""
+    return float(node_values(tree, strategy)[0])
 
 
 def exploitability(tree: FlatTree, strategy: np.ndarray) -> Exploitability:

@@ -133,7 +133,8 @@ def solve_mccfr(config: MCCFRConfig, out: Path, *, max_seconds: float | None = N
         say(f"resumed at {solver.iterations:,} iterations ({elapsed:.0f} s trained)")
     else:
         solver = MCCFRSolver(config)
-    say(f"Monte Carlo CFR (probe sampling, {config.levels} levels, {config.weighting} weighting, "
+    say(f"Monte Carlo CFR (probe sampling, {config.levels} levels, {config.weighting} "
+        f"weighting, "
         f"{config.workers} worker{'s' if config.workers > 1 else ''}) on {config.variant}")
 
     def done() -> bool:
