@@ -17,8 +17,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from game_def import _core as k
-from game_def._jit import jit
+from game_def import kernels as k
+from game_def.kernels import jit
 
 SILENT = k.NUM_CHARACTERS   # column of `announce` for a silent peek
 PEEK, USE = 0, 1            # turn choices

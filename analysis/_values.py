@@ -3,8 +3,8 @@ per infoset, the mover's expected value of each action. Private: call analysis.v
 
 from __future__ import annotations
 
-from game_def._jit import jit
-from solver.tree import CHANCE, DECISION, TERMINAL
+from game_def.kernels import jit
+from solver.exact.tree import CHANCE, DECISION, TERMINAL
 
 
 @jit

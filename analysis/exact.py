@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from game_def import _core as k
-from game_def._jit import jit
+from game_def import kernels as k
+from game_def.kernels import jit
 from game_def.core import rules_array
 from game_def.variant import Variant
-from solver.best_response import check_strategy
-from solver.robinwood_tree import _expand, _grow_2d, _grow_i8, _initially_mentioned, _mentioned_after
-from solver.tree import FlatTree
+from solver.exact.best_response import check_strategy
+from solver.exact.kernels import expand, grow_2d, grow_1d, initially_mentioned, mentioned_after
+from solver.exact.tree import FlatTree
 
 from ._counts import SILENT, _record_decision, _record_terminal, _record_transition, counts_for
 from .statistics import ProfileStatistics
@@ -38,9 +38,9 @@ def _walk(rules, symmetric, first_child, infoset, infoset_offset, strategy, coun
     actions = np.empty(k.MAX_LEGAL, dtype=np.int64)
     probs = np.empty(k.MAX_CHANCE_OUTCOMES + k.MAX_LEGAL, dtype=np.float64)
     n_pos = rules[k.R_N]
-    stack[0] = k._initial_state(rules)
+    stack[0] = k.initial_state(rules)
     meta[0, 0] = 0
-    meta[0, 1] = _initially_mentioned(stack[0], n_pos)
+    meta[0, 1] = initially_mentioned(stack[0], n_pos)
     reach[0] = 1.0
     top = 1
     while top > 0:
@@ -49,19 +49,19 @@ def _walk(rules, symmetric, first_child, infoset, infoset_offset, strategy, coun
         node = meta[top, 0]
         touched = meta[top, 1]
         r = reach[top]
-        cur = k._current_player(state)
+        cur = k.current_player(state)
         if cur == k.TERMINAL_PLAYER:
             _record_terminal(counts, state, r)
             continue
-        m = _expand(state, rules, cur, symmetric, touched, actions, probs)
+        m = expand(state, rules, cur, symmetric, touched, actions, probs)
         if cur != k.CHANCE_PLAYER:
             off = infoset_offset[infoset[node]]
             for i in range(m):
                 probs[i] = strategy[off + i]
             _record_decision(counts, state, rules, actions, probs, m, r)
-        stack = _grow_2d(stack, top + m)
-        meta = _grow_2d(meta, top + m)
-        reach = _grow_i8(reach, top + m)
+        stack = grow_2d(stack, top + m)
+        meta = grow_2d(meta, top + m)
+        reach = grow_1d(reach, top + m)
         f = first_child[node]
         for i in range(m):
             w = r * probs[i]
@@ -70,10 +70,10 @@ def _walk(rules, symmetric, first_child, infoset, infoset_offset, strategy, coun
             a = actions[i]
             nxt = stack[top]
             nxt[:] = state
-            k._apply_action(nxt, rules, a)
+            k.apply_action(nxt, rules, a)
             _record_transition(counts, rules, state, a, nxt, w)
             meta[top, 0] = f + i
-            meta[top, 1] = _mentioned_after(touched, cur, a, nxt, n_pos)
+            meta[top, 1] = mentioned_after(touched, cur, a, nxt, n_pos)
             reach[top] = w
             top += 1
 
@@ -94,8 +94,9 @@ def profile_statistics_from_run(run_dir) -> ProfileStatistics:
     """Exact statistics of the strategy stored by `robinwood solve` in run_dir; a
     missing, corrupt or mismatched strategy file is a one-line StrategyFileError."""
     import game_def
-    from solver.robinwood_tree import build_robinwood_tree
-    from solver.strategy_file import StoredStrategy, StrategyFileError
+    from solver.exact.robinwood_tree import build_robinwood_tree
+    from solver.exact.stored import StoredStrategy
+    from solver.store import StrategyFileError
 
     stored = StoredStrategy(run_dir)
     try:

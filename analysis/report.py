@@ -61,7 +61,7 @@ def read_convergence(run_dir: Path) -> pd.DataFrame | None:
 def load_run(run_dir, rounds: int | None = None, seed: int = 0) -> Run:
     """Metadata, convergence curve and statistics of the strategy in run_dir: exact for
     the exact solvers, sampled self-play (`rounds` rounds) for MCCFR runs."""
-    from solver.strategy_file import read_metadata
+    from solver.store import read_metadata
 
     path = Path(run_dir)
     if not path.is_dir():
@@ -357,7 +357,8 @@ More in `tables/`: {% for title, file in section.detail_files %}[{{ title }}]({{
 """
 
 
-def _png(fig, path: Path) -> str:
+def save_png(fig, path: Path) -> str:
+    """Save a figure as a PNG at `path`; return it base64-encoded, to inline in HTML."""
     fig.savefig(path, dpi=110)
     return base64.b64encode(path.read_bytes()).decode("ascii")
 
@@ -401,7 +402,7 @@ def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
     for key, fig in figs.items():
         if fig is not None:
             images[key] = {"file": f"{key}.png", "caption": FIGURES[key],
-                           "data": _png(fig, out / f"{key}.png")}
+                           "data": save_png(fig, out / f"{key}.png")}
 
     def section(title, fig_keys, main, details, table_fn):
         present = [t for t in main if t in tables and len(tables[t])]

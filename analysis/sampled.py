@@ -18,11 +18,11 @@ import threading
 
 import numpy as np
 
-from game_def import _core as k
-from game_def._jit import jit
+from game_def import kernels as k
+from game_def.kernels import jit
 from game_def.core import rules_array
-from solver import _abstraction as ab
-from solver import _agents as ka
+from solver.mccfr import kernels as ab
+from solver.players import kernels as ka
 
 from ._counts import Counts, _record_decision, _record_terminal, _record_transition, counts_for
 from .statistics import ProfileStatistics
@@ -42,24 +42,24 @@ def _self_play(rules, rounds, seed, kind, params, slots0, keys0, offset0, nact0,
     abst = np.empty(k.MAX_LEGAL, dtype=np.int64)
     before = np.empty(k.S_SIZE, dtype=np.int64)
     for _ in range(rounds):
-        state = k._initial_state(rules)
-        know = ab._initial_knowledge(state, rules)
+        state = k.initial_state(rules)
+        know = ab.initial_knowledge(state, rules)
         while True:
-            cur = k._current_player(state)
+            cur = k.current_player(state)
             if cur == k.TERMINAL_PLAYER:
                 break
             if cur == k.CHANCE_PLAYER:
-                m = k._chance_outcomes(state, rules, actions, probs)
+                m = k.chance_outcomes(state, rules, actions, probs)
             else:
-                m = k._legal_actions(state, rules, actions)
-                ka._seat_probs(kind, params, slots0, keys0, offset0, nact0, probs0, slots1,
+                m = k.legal_actions(state, rules, actions)
+                ka.seat_probs(kind, params, slots0, keys0, offset0, nact0, probs0, slots1,
                                keys1, offset1, nact1, probs1, state, rules, know, cur, actions,
                                m, scratch, abst, probs)
                 _record_decision(counts, state, rules, actions, probs, m, 1.0)
-            a = ka._draw(actions, probs, m)
+            a = ka.draw(actions, probs, m)
             before[:] = state
-            k._apply_action(state, rules, a)
-            ab._observe(know, before, a, state, rules)
+            k.apply_action(state, rules, a)
+            ab.observe(know, before, a, state, rules)
             _record_transition(counts, rules, before, a, state, 1.0)
         _record_terminal(counts, state, 1.0)
 
@@ -67,7 +67,7 @@ def _self_play(rules, rounds, seed, kind, params, slots0, keys0, offset0, nact0,
 def _resolve(run_dir_or_agent, variant):
     """(agent, variant) from an Agent, a bot spec or a Monte Carlo CFR run directory."""
     import game_def
-    from solver.agents import Agent, AgentError, load_agent
+    from solver.players.agents import Agent, AgentError, load_agent
 
     if isinstance(run_dir_or_agent, Agent):
         agent = run_dir_or_agent
@@ -94,11 +94,11 @@ def profile_statistics_sampled(run_dir_or_agent, rounds: int = 100_000, seed: in
     """Statistics of `rounds` self-play rounds of an agent, both seats following it.
 
     run_dir_or_agent: a Monte Carlo CFR run directory, a bot spec (`heuristic`,
-    `heuristic:bluff=0.2`) or a solver.agents.Agent. variant: a Variant or its string;
+    `heuristic:bluff=0.2`) or a solver.players.agents.Agent. variant: a Variant or its string;
     required for bots, checked against a table's training variant otherwise.
     Same arguments, same counts (two threads, each with its own seeded stream).
     """
-    from solver.agents import AgentError
+    from solver.players.agents import AgentError
 
     agent, variant = _resolve(run_dir_or_agent, variant)
     if int(rounds) != rounds or rounds < 1:

@@ -9,7 +9,7 @@ lead there) when both players follow the strategy afterwards. The strategy explo
 shows these, and prices a player's decision by the difference.
 
 A real history is located on the tree by replaying it through the core; on the
-position-symmetric tree (solver.symmetry) its positions are first relabelled in the order
+position-symmetric tree (solver.exact.symmetry) its positions are first relabelled in the order
 they were first mentioned, which is how that tree numbers them.
 """
 
@@ -20,12 +20,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from game_def import _core as k
+from game_def import kernels as k
 from game_def.core import rules_array
 from game_def.variant import Variant
-from solver.best_response import check_strategy, node_values
-from solver.robinwood_tree import _expand, _initially_mentioned, _mentioned_after
-from solver.tree import DECISION, FlatTree
+from solver.exact.best_response import check_strategy, node_values
+from solver.exact.kernels import expand, initially_mentioned, mentioned_after
+from solver.exact.tree import DECISION, FlatTree
 
 from . import _values as kv
 
@@ -55,7 +55,7 @@ class StrategyValues:
         self.symmetric = symmetric
         self.rules = rules_array(variant)
         self._n = variant.num_positions
-        # Positions free..n-1 hold the Traitors, face up from the start (solver.symmetry).
+        # Positions free..n-1 hold the Traitors, face up from the start (solver.exact.symmetry).
         self._free = self._n - int(variant.counts[k.TRAITOR])
         t = tree
         self.value = node_values(t, strategy)
@@ -74,8 +74,9 @@ class StrategyValues:
     def from_run(cls, run_dir) -> "StrategyValues":
         """The values of the exact strategy stored in run_dir (rebuilds its tree)."""
         import game_def
-        from solver.robinwood_tree import build_robinwood_tree
-        from solver.strategy_file import StoredStrategy, StrategyFileError
+        from solver.exact.robinwood_tree import build_robinwood_tree
+        from solver.exact.stored import StoredStrategy
+        from solver.store import StrategyFileError
 
         stored = StoredStrategy(run_dir)
         variant = game_def.parse(stored.metadata["variant"])
@@ -113,18 +114,18 @@ class StrategyValues:
         """(node, real core state, touched mask, relabelling, reach factor) after the real
         `history`. On the symmetric tree the representative action carries the
         probability of every never-mentioned position, which the real game splits
-        evenly (solver.symmetry.lift): the factor undoes that for reach."""
+        evenly (solver.exact.symmetry.lift): the factor undoes that for reach."""
         t, rules, n = self.tree, self.rules, self._n
-        state = k._initial_state(rules)  # on the tree's labelling
+        state = k.initial_state(rules)  # on the tree's labelling
         real = state.copy()
-        touched = int(_initially_mentioned(state, n))
+        touched = int(initially_mentioned(state, n))
         perm: dict[int, int] = {}
         node = 0
         factor = 1.0
-        actions = np.empty(k.MAX_LEGAL, dtype=np.int64)  # scratch of _expand
+        actions = np.empty(k.MAX_LEGAL, dtype=np.int64)  # scratch of expand
         probs = np.empty(k.MAX_CHANCE_OUTCOMES + k.MAX_LEGAL, dtype=np.float64)
         for step, a in enumerate(history):
-            mover = int(k._current_player(state))
+            mover = int(k.current_player(state))
             if mover == k.TERMINAL_PLAYER:
                 raise ValueError(f"action {a} at step {step}: the round is already over")
             if (self.symmetric and mover != k.CHANCE_PLAYER and a < 4 * n
@@ -132,16 +133,16 @@ class StrategyValues:
                 mentioned = sum(1 for p in range(self._free) if (touched >> p) & 1)
                 factor /= self._free - mentioned
             ca = self._canonical(int(a), mover, perm, touched, assign=True)
-            m = _expand(state, rules, mover, self.symmetric, touched, actions, probs)
+            m = expand(state, rules, mover, self.symmetric, touched, actions, probs)
             found = np.flatnonzero(actions[:m] == ca)
             if len(found) == 0:
                 raise ValueError(f"action {a} at step {step} is not legal in {self.variant}")
             nxt = state.copy()
-            k._apply_action(nxt, rules, ca)
-            touched = int(_mentioned_after(touched, mover, ca, nxt, n))
+            k.apply_action(nxt, rules, ca)
+            touched = int(mentioned_after(touched, mover, ca, nxt, n))
             node = int(t.first_child[node]) + int(found[0])
             state = nxt
-            k._apply_action(real, rules, int(a))
+            k.apply_action(real, rules, int(a))
         return node, real, touched, perm, factor
 
     def situation(self, history: Sequence[int]) -> Situation:
@@ -149,7 +150,7 @@ class StrategyValues:
         `history` (chance outcomes included, as in `pyspiel.State.history()`)."""
         t = self.tree
         node, state, touched, perm, factor = self._walk(history)
-        mover = int(k._current_player(state))
+        mover = int(k.current_player(state))
         reach, value = float(self.reach[node]) * factor, float(self.value[node])
         if t.kind[node] != DECISION:
             return Situation(mover, reach, None, value, None, None)
@@ -160,7 +161,7 @@ class StrategyValues:
         action_values = strategy_value = None
         if weight > 0:
             legal = np.empty(k.MAX_LEGAL, dtype=np.int64)
-            count = k._legal_actions(state, self.rules, legal)
+            count = k.legal_actions(state, self.rules, legal)
             action_values = {}
             for a in legal[:count]:
                 ca = self._canonical(int(a), mover, dict(perm), touched, assign=False)

@@ -28,9 +28,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 import game_def  # noqa: E402
-from solver.best_response import BestResponder  # noqa: E402
-from solver.cfr import ALGORITHMS, CFRSolver  # noqa: E402
-from solver.robinwood_tree import build_robinwood_tree  # noqa: E402
+from solver.exact.best_response import BestResponder  # noqa: E402
+from solver.exact.cfr import ALGORITHMS, CFRSolver  # noqa: E402
+from solver.exact.robinwood_tree import build_robinwood_tree  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
 STYLE = {  # algorithm -> (label, colour, marker)

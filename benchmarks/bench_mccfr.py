@@ -10,7 +10,7 @@ the learning curve of a long run on the full game.
                     the unabstracted tree, side by side, with the bots for scale.
   learning-curve    a run with snapshots (robinwood solve --algo mccfr
                     --snapshot-minutes ...): each snapshot measured by
-                    solver.strength.measure (bots, league, exploiter), the lower bound
+                    solver.evaluation.strength.measure (bots, league, exploiter), the lower bound
                     on exploitability and self-play coverage against training time.
 
     .venv/bin/python benchmarks/bench_mccfr.py speed [--seconds 20]
@@ -51,7 +51,7 @@ def _write(name: str, lines: list[str]) -> None:
 def plain_es(variant, **kw):
     """Plain external sampling: every traverser action expanded, no pruning, the fine
     level played from its first update."""
-    from solver.mccfr import MCCFRConfig
+    from solver.mccfr.trainer import MCCFRConfig
 
     return MCCFRConfig(variant, batch_iterations=200, max_branching=1 << 40,
                        prune_probability=0.0, levels="fine", fine_visits=1, **kw)
@@ -62,7 +62,7 @@ def speed(args) -> None:
     import pyspiel
     from open_spiel.python.algorithms import external_sampling_mccfr as py_es
 
-    from solver.mccfr import MCCFRConfig, MCCFRSolver
+    from solver.mccfr.trainer import MCCFRConfig, MCCFRSolver
 
     variant = game_def.parse(args.variant)
     game = game_def.load_game(variant)
@@ -102,12 +102,12 @@ def speed(args) -> None:
 
 # ----- abstraction cost -------------------------------------------------------------------
 def abstraction_cost(args) -> None:
-    from solver.abstraction_eval import exact_evaluation
-    from solver.agents import bot
-    from solver.best_response import BestResponder
-    from solver.cfr import CFRSolver, algorithm
-    from solver.mccfr import MCCFRConfig, MCCFRSolver
-    from solver.robinwood_tree import build_robinwood_tree
+    from solver.evaluation.abstraction_cost import exact_evaluation
+    from solver.players.agents import bot
+    from solver.exact.best_response import BestResponder
+    from solver.exact.cfr import CFRSolver, algorithm
+    from solver.mccfr.trainer import MCCFRConfig, MCCFRSolver
+    from solver.exact.robinwood_tree import build_robinwood_tree
 
     lines = _header("What the abstraction costs: exact exploitability (NashConv/2, payoff "
                     "units) of each strategy on the unabstracted tree")
@@ -130,9 +130,9 @@ def abstraction_cost(args) -> None:
             solver = MCCFRSolver(cfg)
             solver.warm_up()
             start = time.perf_counter()
-            solver.run(args.mccfr_iterations // cfg.batch_iterations)
+            solver.exact.job(args.mccfr_iterations // cfg.batch_iterations)
             spent = time.perf_counter() - start
-            cost = exact_evaluation(solver.agent(label), tree=tree)
+            cost = exact_evaluation(trained_agent(solver, label), tree=tree)
             assert cost.inconsistent_infosets == 0
             row[label] = cost.exploitability
             row[f"{label} infosets"] = solver.entries
@@ -166,8 +166,8 @@ def learning_curve(args) -> None:
     import matplotlib.pyplot as plt
     import pandas as pd
 
-    from solver.agents import load_table_agent
-    from solver.strength import measure
+    from solver.players.agents import load_table_agent
+    from solver.evaluation.strength import measure
 
     run = Path(args.run)
     snaps = sorted((p for p in (run / "snapshots").glob("*s")),

@@ -3,7 +3,7 @@
 Same variant, same process, one contender after the other (ours first, so the peak
 memory printed after it is ours alone; maxrss only grows):
 
-  ours     solver.cfr.CFRSolver(build_robinwood_tree(variant), "cfr+")
+  ours     solver.exact.cfr.CFRSolver(build_robinwood_tree(variant), "cfr+")
   C++      pyspiel.CFRPlusSolver(pyspiel.convert_to_cached_tree(game))
   Python   open_spiel.python.algorithms.cfr.CFRPlusSolver(game)   (the game itself: the
            Python solver walks states with state.child(), as it is meant to be used)
@@ -32,8 +32,8 @@ import time
 import pyspiel
 
 import game_def
-from solver.cfr import CFRSolver
-from solver.robinwood_tree import build_robinwood_tree
+from solver.exact.cfr import CFRSolver
+from solver.exact.robinwood_tree import build_robinwood_tree
 
 TARGET_CPP, TARGET_PY = 100.0, 1000.0
 
@@ -214,7 +214,7 @@ def main() -> None:
     print("(maxrss is the process peak so far: ours alone, then + C++, then + Python; "
           "cpu = this process's CPU time, which a busy shared machine inflates less)")
 
-    print(f"position-symmetric tree (the same game, lossless; solver.symmetry): "
+    print(f"position-symmetric tree (the same game, lossless; solver.exact.symmetry): "
           f"{sym_tree.num_nodes:,} nodes, {sym_tree.num_infosets:,} infosets")
     results.remove(ours_sym)
     print()

@@ -14,7 +14,7 @@ import math
 import random
 import time
 
-from game_def import _core as k
+from game_def import kernels as k
 from game_def.characters import NAMES
 
 from .run import ExploredRun

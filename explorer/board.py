@@ -5,7 +5,7 @@ terminal."""
 
 from __future__ import annotations
 
-from game_def import _core as k
+from game_def import kernels as k
 from game_def.characters import NAMES, ROBIN_CAMP, SHERIFF_CAMP, Character
 
 _VERB_LABEL = {"peek": "Peek at", "use": "Use", "reveal": "Reveal", "pick": "Pick"}

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pyspiel
 
-from solver.strategy_file import StrategyFileError, read_metadata
+from solver.store import StrategyFileError, read_metadata
 
 
 @dataclasses.dataclass(frozen=True)
@@ -57,7 +57,7 @@ class ExploredRun:
 
             self.values = StrategyValues.from_run(self.run_dir)
         if self.kind == "mccfr":
-            from solver.table_lookup import TableLookup
+            from solver.players.lookup import TableLookup
 
             self.lookup = TableLookup(self.policy.agent, self.run_dir)
 

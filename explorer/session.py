@@ -18,7 +18,7 @@ import threading
 import pyspiel
 
 import game_def
-from game_def import _core as k
+from game_def import kernels as k
 from game_def.characters import NAMES, Character, parse_character
 from game_def.errors import IllegalActionError, RobinWoodError
 

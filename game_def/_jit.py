@@ -21,8 +21,8 @@ _STAMP = "robinwood-kernels.stamp"
 def _sources_digest() -> str:
     digest = hashlib.sha1()
     for name in _KERNEL_DIRS:
-        for path in sorted((_ROOT / name).glob("*.py")):
-            digest.update(path.name.encode())
+        for path in sorted((_ROOT / name).rglob("*.py")):
+            digest.update(str(path.relative_to(_ROOT)).encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()
 
@@ -35,7 +35,7 @@ def _drop_stale_caches() -> None:
             return
         for name in _KERNEL_DIRS:
             for pattern in ("*.nbi", "*.nbc"):
-                for cached in (_ROOT / name / "__pycache__").glob(pattern):
+                for cached in (_ROOT / name).rglob(f"__pycache__/{pattern}"):
                     cached.unlink(missing_ok=True)
         stamp.parent.mkdir(exist_ok=True)
         stamp.write_text(digest)

@@ -146,8 +146,8 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
     """Solve a two-player variant exactly (CFR family over the full game tree)."""
     from pathlib import Path
 
-    from solver.cfr import algorithm
-    from solver.run import Interrupted, SolveConfig, solve as run_solve
+    from solver.exact.cfr import algorithm
+    from solver.exact.job import Interrupted, SolveConfig, solve as run_solve
 
     if not any(v is not None for v in params.values()) and not variant_text:
         raise click.UsageError("name a variant: --deck (e.g. --deck rspx --max-turns 6) "
@@ -199,9 +199,9 @@ def _solve_mccfr(variant, out, iterations, seconds, minutes, levels, weighting, 
                  max_table_gb, snapshot_minutes, resume, checkpoint_every, seed, as_json):
     from pathlib import Path
 
-    from solver.mccfr import MCCFRConfig
-    from solver.mccfr_run import solve_mccfr
-    from solver.run import Interrupted
+    from solver.mccfr.trainer import MCCFRConfig
+    from solver.mccfr.job import solve_mccfr
+    from solver.exact.job import Interrupted
 
     if minutes is not None:
         seconds = minutes * 60 if seconds is None else seconds
@@ -268,7 +268,7 @@ def stats(run_dir, as_json):
     import pandas as pd
 
     from analysis import profile_statistics_from_run
-    from solver.strategy_file import read_metadata
+    from solver.store import read_metadata
 
     if read_metadata(run_dir).get("kind") == "mccfr":
         from analysis.sampled import profile_statistics_sampled
@@ -428,8 +428,8 @@ def tournament(agent_a, agent_b, variant_text, rounds, seed, as_json, **params):
     (whose variant is then the default)."""
     import pandas as pd
 
-    from solver.agents import load_agent
-    from solver.tournament import head_to_head
+    from solver.players.agents import load_agent
+    from solver.evaluation.tournament import head_to_head
 
     a, b = load_agent(agent_a), load_agent(agent_b)
     given = variant_text or any(v is not None for v in params.values())
@@ -468,8 +468,8 @@ def league(agent, opponents, variant_text, rounds, seed, as_json, **params):
     with its 95% interval; the largest is a lower bound on AGENT's exploitability."""
     import pandas as pd
 
-    from solver.agents import load_agent
-    from solver.league import play_league
+    from solver.players.agents import load_agent
+    from solver.evaluation.league import play_league
 
     a = load_agent(agent)
     given = variant_text or any(v is not None for v in params.values())
@@ -521,9 +521,9 @@ def exploit(run_dir, minutes, iterations, rounds, lbr_rounds, seed, as_json):
 
     import pandas as pd
 
-    from solver.agents import load_table_agent
-    from solver.strategy_file import atomic_write_bytes
-    from solver.strength import measure
+    from solver.players.agents import load_table_agent
+    from solver.store import atomic_write_bytes
+    from solver.evaluation.strength import measure
 
     strategy = load_table_agent(run_dir)
 

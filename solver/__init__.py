@@ -1,13 +1,17 @@
-"""Equilibrium solvers for two-player Robin Wood rounds (docs/solver.md).
+"""Solvers for two-player Robin Wood rounds, in four packages whose imports run one way
+(docs/architecture.md):
 
-The solver reaches the game only through `FlatTree` (solver.tree); builders turn the
-numba core (`robinwood_tree`) or any OpenSpiel game (`openspiel_tree`) into one.
+- `solver.exact`: exact equilibria over a flat tree (CFR family, best response);
+- `solver.mccfr`: Monte Carlo CFR over the information abstraction, for the 12-card game;
+- `solver.players`: bots, league players and table agents;
+- `solver.evaluation`: tournaments, exploiters, local best response, abstraction cost.
+
+`load_strategy` reads any run directory as an OpenSpiel policy.
 """
 
-from .best_response import Exploitability, exploitability
-from .cfr import ALGORITHMS, CFRSolver, algorithm
-from .strategy_file import load_strategy
-from .tree import FlatTree
+from solver.exact import CFRSolver, Exploitability, FlatTree, algorithm, exploitability
+from solver.exact.cfr import ALGORITHMS
+from solver.strategies import load_strategy
 
 __all__ = ["ALGORITHMS", "CFRSolver", "Exploitability", "FlatTree", "algorithm",
            "exploitability", "load_strategy"]

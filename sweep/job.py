@@ -25,8 +25,8 @@ LEFT_OUT = ("checkpoint.npz",)
 
 def _exact(task: Task, out: Path) -> dict:
     from analysis import profile_statistics_from_run
-    from solver.cfr import algorithm
-    from solver.run import SolveConfig, solve
+    from solver.exact.cfr import algorithm
+    from solver.exact.job import SolveConfig, solve
 
     s = task.settings
     summary = solve(SolveConfig(
@@ -47,10 +47,10 @@ def _exact(task: Task, out: Path) -> dict:
 
 def _mccfr(task: Task, out: Path) -> dict:
     from analysis import profile_statistics_sampled
-    from solver.agents import bot, load_table_agent
-    from solver.mccfr import MCCFRConfig
-    from solver.mccfr_run import solve_mccfr
-    from solver.tournament import head_to_head
+    from solver.players.agents import bot, load_table_agent
+    from solver.mccfr.trainer import MCCFRConfig
+    from solver.mccfr.job import solve_mccfr
+    from solver.evaluation.tournament import head_to_head
 
     s = task.settings
     variant = parse(task.key)
@@ -82,8 +82,8 @@ def _random(task: Task, out: Path) -> dict:
     import json
 
     from game_def.simulate import simulate
-    from solver.run import peak_memory_bytes
-    from solver.strategy_file import atomic_write_bytes
+    from solver.exact.job import peak_memory_bytes
+    from solver.store import atomic_write_bytes
 
     variant = parse(task.key)
     result = simulate(variant, task.settings["rounds"], seed=task.seed)

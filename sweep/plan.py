@@ -1,7 +1,7 @@
 """Which method solves each variant, and what it needs (memory, cores), decided before
 anything runs so the scheduler can keep two big solves apart.
 
-Exact when the counted tree (solver.robinwood_tree.count_nodes, position-symmetric, as
+Exact when the counted tree (solver.exact.robinwood_tree.count_nodes, position-symmetric, as
 the solve job builds it) fits the memory budget at PEAK_BYTES_PER_NODE bytes a node;
 Monte Carlo CFR otherwise (its table cap is what it needs); random play for 3-4 players
 and teams, which no solver here handles.
@@ -79,7 +79,7 @@ def choose(point: Point, settings: SolveSettings, memory_budget: int,
            count=None) -> tuple[str, int | None, int]:
     """(method, counted nodes or None, bytes needed) for one variant; GridError when
     the variant cannot be solved as asked within the budget."""
-    from solver.robinwood_tree import PEAK_BYTES_PER_NODE, count_nodes
+    from solver.exact.robinwood_tree import PEAK_BYTES_PER_NODE, count_nodes
 
     count = count or count_nodes
     v, method = point.variant, settings.method
@@ -109,7 +109,7 @@ def choose(point: Point, settings: SolveSettings, memory_budget: int,
 def cached_count(cache: dict):
     """count_nodes with a memory: cache maps a variant to {"nodes": n} (its exact size)
     or {"more_than": cap} (counting stopped there), so a rerun does not count again."""
-    from solver.robinwood_tree import count_nodes
+    from solver.exact.robinwood_tree import count_nodes
 
     def count(variant: Variant, cap: int, symmetric: bool) -> int:
         key = f"{variant}|symmetric={symmetric}"

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.report import PAGE_STYLE, _png, format_number, html_table, markdown_table
+from analysis.report import PAGE_STYLE, save_png, format_number, html_table, markdown_table
 
 from . import figures
 from .effects import SAME, effects_paragraph, grid_axes, rule_effects
@@ -166,7 +166,7 @@ def write_sweep_report(spec: SweepSpec, root, table: pd.DataFrame,
             "length": figures.length_figure(table, options),
             "rule_effects": figures.effects_figure(effects)}
     images = [{"file": f"{key}.png", "caption": FIGURES[key],
-               "data": _png(fig, root / f"{key}.png")}
+               "data": save_png(fig, root / f"{key}.png")}
               for key, fig in figs.items() if fig is not None]
     tables = [("The value of a rule (change when the option alone flips; mean over the "
                "other options, [95% interval] where sampled, (smallest to largest pair))",

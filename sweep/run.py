@@ -36,7 +36,7 @@ class SweepResult:
 
 def default_memory_budget() -> int:
     """80% of the memory available now (as the solve job allows itself)."""
-    from solver.run import available_memory_bytes
+    from solver.exact.job import available_memory_bytes
 
     return int(0.8 * available_memory_bytes())
 
@@ -47,7 +47,7 @@ def default_workers() -> int:
 
 def write_table(root: Path, table: pd.DataFrame) -> list[Path]:
     """table.csv always; table.parquet too when pyarrow is installed."""
-    from solver.strategy_file import atomic_write_bytes
+    from solver.store import atomic_write_bytes
 
     paths = [root / "table.csv"]
     atomic_write_bytes(paths[0], table.to_csv(index=False).encode())

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from solver.strategy_file import atomic_write_bytes
+from solver.store import atomic_write_bytes
 
 from .plan import Task
 

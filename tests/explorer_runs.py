@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 import game_def
-from solver.cfr import algorithm
-from solver.mccfr import MCCFRConfig
-from solver.mccfr_run import solve_mccfr
-from solver.run import SolveConfig, solve
+from solver.exact.cfr import algorithm
+from solver.mccfr.trainer import MCCFRConfig
+from solver.mccfr.job import solve_mccfr
+from solver.exact.job import SolveConfig, solve
 
 EXACT = "duel6:max_turns=2"
 LONGER = "rspx:max_turns=4"   # rounds long enough to be won, not drawn at the cap

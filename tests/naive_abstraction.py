@@ -1,6 +1,6 @@
 """Plain-Python twin of the information abstraction (docs/abstraction.md).
 
-Written from the document, not from solver/_abstraction.py: a player's knowledge is
+Written from the document, not from solver/mccfr/_abstraction.py: a player's knowledge is
 rebuilt by reading that player's information-state string token by token, and the
 state contributes only public facts (face-up cards, strikes, turns played, the phase
 and the public fields of the pending decision). The integer encoding of the features

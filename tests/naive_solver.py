@@ -1,5 +1,5 @@
-"""Plain-Python twins of the solver (solver/cfr.py, solver/best_response.py), written from
-the update rules as the papers state them, never from solver/_kernels.py.
+"""Plain-Python twins of the solver (solver/exact/cfr.py, solver/exact/best_response.py), written from
+the update rules as the papers state them, never from solver/exact/_kernels.py.
 
 Slow and obvious on purpose: a game tree of nested `Node` objects, recursion, and dicts
 keyed by information-state string and game action id. The twins never see node ids,

@@ -1,4 +1,4 @@
-"""The information abstraction (solver/_abstraction.py, docs/abstraction.md).
+"""The information abstraction (solver/mccfr/_abstraction.py, docs/abstraction.md).
 
 - The numba kernels agree with a plain-Python twin (tests/naive_abstraction.py) that
   rebuilds each seat's knowledge from its information-state string alone.
@@ -16,7 +16,7 @@ import pytest
 
 import game_def
 from game_def import _core as k
-from solver import _abstraction as ab
+from solver.mccfr import _abstraction as ab
 
 try:
     from tests import naive_abstraction as naive

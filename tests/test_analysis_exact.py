@@ -8,11 +8,11 @@ import pytest
 import game_def
 from analysis import profile_statistics, profile_statistics_from_run
 from game_def.characters import Character
-from solver.cfr import CFRSolver, algorithm
-from solver.policy import StrategyPolicy
-from solver.robinwood_tree import build_robinwood_tree
-from solver.run import SolveConfig, solve
-from solver.symmetry import PositionSymmetry
+from solver.exact.cfr import CFRSolver, algorithm
+from solver.exact.policy import StrategyPolicy
+from solver.exact.robinwood_tree import build_robinwood_tree
+from solver.exact.job import SolveConfig, solve
+from solver.exact.symmetry import PositionSymmetry
 
 SILENT = len(Character)
 
@@ -113,7 +113,7 @@ def test_a_hand_checked_case_peeking_the_peasant_on_a_forced_deal():
     then says nothing or announces Robin, Sheriff or Peasant, each 1/4."""
     variant = game_def.parse("rspx:layout=Robin+Sheriff+Peasant+Traitor,max_turns=1")
     tree = build_robinwood_tree(variant)
-    from solver.tree import uniform_strategy
+    from solver.exact.tree import uniform_strategy
     stats = profile_statistics(variant, tree, uniform_strategy(tree))
     # Seat 0's first move: peek 0, 1 or 2 (the Traitor is face up and cannot be used),
     # each 1/3; after a peek: silent or one of 3 announcements, each 1/4.

@@ -11,12 +11,12 @@ import game_def
 from analysis.exact import profile_statistics
 from analysis.report import write_report
 from analysis.sampled import profile_statistics_sampled
-from solver.abstraction_eval import project
-from solver.agents import AgentError, bot, load_table_agent
-from solver.mccfr import MCCFRConfig
-from solver.mccfr_run import solve_mccfr
-from solver.robinwood_tree import build_robinwood_tree
-from solver.strategy_file import StrategyFileError
+from solver.evaluation.abstraction_cost import project
+from solver.players.agents import AgentError, bot, load_table_agent
+from solver.mccfr.trainer import MCCFRConfig
+from solver.mccfr.job import solve_mccfr
+from solver.exact.robinwood_tree import build_robinwood_tree
+from solver.store import StrategyFileError
 
 ROUNDS = 100_000
 

@@ -14,10 +14,10 @@ from analysis._counts import ANNOUNCED, FACE_UP, MISTAKE, WIN, counts_for
 from analysis import statistics
 from analysis.statistics import best_of_three, turn_buckets
 from game_def.characters import Character
-from solver.cfr import CFRSolver
-from solver.policy import StrategyPolicy
-from solver.robinwood_tree import build_robinwood_tree
-from solver.symmetry import PositionSymmetry
+from solver.exact.cfr import CFRSolver
+from solver.exact.policy import StrategyPolicy
+from solver.exact.robinwood_tree import build_robinwood_tree
+from solver.exact.symmetry import PositionSymmetry
 
 LAYOUT = "rspx:layout=Robin+Sheriff+Peasant+Traitor,max_turns=1"
 CARDS = ("Robin", "Sheriff", "Peasant")  # positions 0, 1, 2; the Traitor is face up at 3

@@ -219,8 +219,8 @@ def test_ask_tables_match_the_statistics_and_examples_open_where_they_apply(clie
 
 
 def test_mccfr_runs_show_the_tables_probabilities_and_visits_or_na(mccfr_run, mccfr_run_with_visits):  # noqa: F811
-    from solver.agents import load_table_agent
-    from solver.table_lookup import TableLookup
+    from solver.players.agents import load_table_agent
+    from solver.players.lookup import TableLookup
 
     layout = ["Sheriff", "Robin", "Peasant", "Traitor"]
     for run_dir, visits in ((mccfr_run, False), (mccfr_run_with_visits, True)):

@@ -264,8 +264,8 @@ def test_an_mccfr_run_loads_with_its_probabilities(browser, mccfr_run):  # noqa:
             assert row.find_element(By.CSS_SELECTOR, ".prob").text == shown_probability(want[a])
             assert not row.find_elements(By.CSS_SELECTOR, ".ev")
         # the trainer's visit count of the entry this decision reads
-        from solver.agents import load_table_agent
-        from solver.table_lookup import TableLookup
+        from solver.players.agents import load_table_agent
+        from solver.players.lookup import TableLookup
 
         visits = TableLookup(load_table_agent(mccfr_run), mccfr_run).visit_count(state)
         text = browser.find_element(By.ID, "b-decision").text

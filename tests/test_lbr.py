@@ -1,6 +1,6 @@
-"""The local best response (solver.lbr) checked where answers are known: its belief
+"""The local best response (solver.evaluation.lbr) checked where answers are known: its belief
 against exact enumeration, its gain between 0 and the exact exploitability of the agent
-on reduced decks (solver.abstraction_eval), reproducibility and bad input."""
+on reduced decks (solver.evaluation.abstraction_cost), reproducibility and bad input."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from click.testing import CliRunner
 import game_def
 from game_def import _core as k
 from robinwood.cli import cli
-from solver.abstraction_eval import exact_evaluation
-from solver.agents import AgentError, AgentPolicy, bot, load_agent
-from solver.lbr import belief_posterior, local_best_response
-from solver.robinwood_tree import build_robinwood_tree
+from solver.evaluation.abstraction_cost import exact_evaluation
+from solver.players.agents import AgentError, AgentPolicy, bot, load_agent
+from solver.evaluation.lbr import belief_posterior, local_best_response
+from solver.exact.robinwood_tree import build_robinwood_tree
 
 RSPX3 = game_def.parse("rspx:max_turns=3")
 RSPMX2 = game_def.parse("rspmx:max_turns=2")

@@ -1,4 +1,4 @@
-"""The league of scripted players (solver._league, solver.league, docs/bots.md): legal,
+"""The league of scripted players (solver.players._league, solver.evaluation.league, docs/bots.md): legal,
 normalised play everywhere; play from the seat's own information only (the exact
 projection finds no information state played two ways); the documented behaviour in
 scenario states; play_league's intervals and gains against exact values."""
@@ -13,13 +13,13 @@ import game_def
 from game_def import _core as k
 from game_def.core import rules_array
 from robinwood.cli import cli
-from solver import _abstraction as ab
-from solver import _agents as ka
-from solver.abstraction_eval import project
-from solver.agents import BOT_NAMES, LEAGUE_BOTS, AgentError, AgentPolicy, bot, load_agent
-from solver.best_response import expected_value, exploitability
-from solver.league import LEAGUE, play_league
-from solver.robinwood_tree import build_robinwood_tree
+from solver.mccfr import _abstraction as ab
+from solver.players import _kernels as ka
+from solver.evaluation.abstraction_cost import project
+from solver.players.agents import BOT_NAMES, LEAGUE_BOTS, AgentError, AgentPolicy, bot, load_agent
+from solver.exact.best_response import expected_value, exploitability
+from solver.evaluation.league import LEAGUE, play_league
+from solver.exact.robinwood_tree import build_robinwood_tree
 
 RSPX4 = game_def.parse("rspx:max_turns=4")
 # 0 Robin, 1 Sheriff, 2 Peasant, 3 Deputy, 4 Companion, 5 Trickster, 6 Traitor (face up)

@@ -14,16 +14,16 @@ from open_spiel.python.algorithms import exploitability as os_exploitability
 import game_def
 from robinwood.cli import cli
 from solver import load_strategy
-from solver.abstraction_eval import exact_evaluation, exact_match_value
-from solver.agents import AgentError, AgentPolicy, bot, load_agent, table_agent
-from solver.exploiter import exploit
-from solver.mccfr import MCCFRConfig, MCCFRError, MCCFRSolver
-from solver.mccfr_run import solve_mccfr
-from solver.robinwood_tree import build_robinwood_tree
-from solver.run import solve
-from solver.cfr import algorithm
-from solver.run import SolveConfig
-from solver.tournament import head_to_head
+from solver.evaluation.abstraction_cost import exact_evaluation, exact_match_value
+from solver.players.agents import AgentError, AgentPolicy, bot, load_agent, table_agent, trained_agent
+from solver.evaluation.exploiter import exploit
+from solver.mccfr.trainer import MCCFRConfig, MCCFRError, MCCFRSolver
+from solver.mccfr.job import solve_mccfr
+from solver.exact.robinwood_tree import build_robinwood_tree
+from solver.exact.job import solve
+from solver.exact.cfr import algorithm
+from solver.exact.job import SolveConfig
+from solver.evaluation.tournament import head_to_head
 
 RSPX2 = game_def.parse("rspx:max_turns=2")
 RSPX4 = game_def.parse("rspx:max_turns=4")
@@ -31,7 +31,7 @@ RSPX4 = game_def.parse("rspx:max_turns=4")
 
 def _agent(solver: MCCFRSolver, variant) -> object:
     assert solver.config.variant == variant
-    return solver.agent()
+    return trained_agent(solver)
 
 
 def _plain_es(variant, **kw) -> MCCFRConfig:
@@ -61,7 +61,7 @@ def test_mccfr_converges_towards_the_exact_value(exact_rspx2):
     solver = MCCFRSolver(_plain_es(RSPX2, weighting="linear"))
     early = None
     for batches in (5, 195):
-        solver.run(batches)
+        solver.exact.job(batches)
         cost = exact_evaluation(_agent(solver, RSPX2))
         assert cost.inconsistent_infosets == 0
         early = early or cost.exploitability
@@ -80,7 +80,7 @@ def test_probe_sampling_with_both_levels_learns_on_rspx4():
     # 0.035 after 20,000; these defaults (seed 3): 0.044 and value +0.293 after 40,000
     # (the exact equilibrium's exploitability is 0; uniform play's 0.76).
     solver = MCCFRSolver(MCCFRConfig(RSPX4, workers=1, seed=3))
-    solver.run(200)                                 # 40,000 traversals per seat
+    solver.exact.job(200)                                 # 40,000 traversals per seat
     cost = exact_evaluation(_agent(solver, RSPX4))
     assert cost.exploitability < 0.08, cost
     assert abs(cost.value - 1 / 3) < 0.05         # the game value is +1/3 for seat 0
@@ -95,7 +95,7 @@ def test_probe_sampling_with_both_levels_learns_on_rspx4():
 
 def test_the_projection_agrees_with_openspiel_exploitability():
     solver = MCCFRSolver(_plain_es(RSPX2))
-    solver.run(3)
+    solver.exact.job(3)
     agent = _agent(solver, RSPX2)
     game = game_def.load_game(RSPX2)
     ours = exact_evaluation(agent).exploitability
@@ -214,7 +214,7 @@ def test_exploiter_finds_the_holes_of_a_weak_strategy():
     # a strategy trained for a few hundred traversals is far from equilibrium: the
     # exploiter's gain must be positive and no more than the exact exploitability
     solver = MCCFRSolver(_plain_es(RSPX2))
-    solver.run(2)
+    solver.exact.job(2)
     agent = _agent(solver, RSPX2)
     exact = exact_evaluation(agent).exploitability
     report = exploit(agent, iterations=4000, rounds=20_000, seed=1, batch=200)
@@ -261,7 +261,7 @@ def test_cli_trains_and_plays_a_tournament(tmp_path):
 def test_bots_are_openspiel_bots():
     import pyspiel
 
-    from solver.agents import agent_bot
+    from solver.players.agents import agent_bot
 
     game = game_def.load_game(RSPX4)
     totals = np.zeros(2)
@@ -301,7 +301,7 @@ def test_coverage_counts_each_decision_by_the_entry_it_lands_on():
     decisions, thin (one fewer) after a peek, and none for respond decisions. Every
     table decision of a tournament must then land in exactly its class."""
     from game_def import _core as k
-    from solver import _abstraction as ab
+    from solver.mccfr import _abstraction as ab
 
     rules = game_def.core.rules_array(RSPX2)
     entries = [{}, {}]                    # seat -> fine key -> (phase, abstract actions)
@@ -345,7 +345,7 @@ def test_coverage_counts_each_decision_by_the_entry_it_lands_on():
 
 
 def _knowledge(rules, history):
-    from solver import _agents as ka
+    from solver.players import _kernels as ka
 
     _, know = ka._replay(rules, np.array(history, dtype=np.int64))
     return know

@@ -19,8 +19,8 @@ from analysis.compare import compare
 from analysis.exact import profile_statistics_from_run
 from analysis.report import dict_table, display_frame, write_report
 from robinwood.cli import cli
-from solver.cfr import algorithm
-from solver.run import SolveConfig, solve
+from solver.exact.cfr import algorithm
+from solver.exact.job import SolveConfig, solve
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

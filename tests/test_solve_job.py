@@ -17,9 +17,11 @@ from click.testing import CliRunner
 
 import game_def
 from robinwood.cli import cli
-from solver.cfr import algorithm
-from solver.run import SolveConfig, SolveError, solve
-from solver.strategy_file import StrategyFileError, StoredStrategy, load_strategy
+from solver.exact.cfr import algorithm
+from solver.exact.job import SolveConfig, SolveError, solve
+from solver import load_strategy
+from solver.exact.stored import StoredStrategy
+from solver.store import StrategyFileError
 
 SMALL = "rspx:max_turns=3"
 
@@ -170,7 +172,7 @@ def test_ctrl_c_writes_a_checkpoint_and_exits_cleanly(tmp_path):
 
 @pytest.mark.parametrize("symmetric", [False, True])
 def test_trie_index_finds_every_infoset_from_its_string(symmetric):
-    from solver.robinwood_tree import TrieIndex, build_robinwood_tree
+    from solver.exact.robinwood_tree import TrieIndex, build_robinwood_tree
 
     variant = game_def.parse("duel6:max_turns=1")
     tree = build_robinwood_tree(variant, symmetric=symmetric)

@@ -1,6 +1,6 @@
 """Tests of the solver (solver/): CFR family, best response, tree builders, policies.
 
-Four kinds of evidence, each independent of the numba kernels (solver/_kernels.py):
+Four kinds of evidence, each independent of the numba kernels (solver/exact/_kernels.py):
   * known values: Kuhn poker's game value -1/18 (Kuhn 1950);
   * plain-Python twins (tests/naive_solver.py) of every update rule, of the expected
     value and of the best response, on trees read straight from pyspiel states;
@@ -24,12 +24,12 @@ from open_spiel.python.algorithms import cfr as os_cfr
 from open_spiel.python.algorithms import discounted_cfr as os_dcfr
 
 import game_def
-from solver.best_response import BestResponder, expected_value, exploitability
-from solver.cfr import ALGORITHMS, CFRSolver, algorithm
-from solver.openspiel_tree import build_from_openspiel
-from solver.policy import StrategyPolicy
-from solver.robinwood_tree import build_robinwood_tree
-from solver.tree import uniform_strategy
+from solver.exact.best_response import BestResponder, expected_value, exploitability
+from solver.exact.cfr import ALGORITHMS, CFRSolver, algorithm
+from solver.exact.openspiel_tree import build_from_openspiel
+from solver.exact.policy import StrategyPolicy
+from solver.exact.robinwood_tree import build_robinwood_tree
+from solver.exact.tree import uniform_strategy
 
 try:
     from tests import naive_solver as naive

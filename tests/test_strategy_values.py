@@ -10,8 +10,8 @@ import pytest
 import game_def
 from analysis.values import StrategyValues
 from solver import load_strategy
-from solver.cfr import algorithm
-from solver.run import SolveConfig, solve
+from solver.exact.cfr import algorithm
+from solver.exact.job import SolveConfig, solve
 
 
 def _brute_force(game, policy):

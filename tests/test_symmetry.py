@@ -7,11 +7,11 @@ import pyspiel
 import pytest
 
 import game_def
-from solver.best_response import exploitability
-from solver.cfr import CFRSolver
-from solver.policy import StrategyPolicy
-from solver.robinwood_tree import build_robinwood_tree
-from solver.symmetry import PositionSymmetry
+from solver.exact.best_response import exploitability
+from solver.exact.cfr import CFRSolver
+from solver.exact.policy import StrategyPolicy
+from solver.exact.robinwood_tree import build_robinwood_tree
+from solver.exact.symmetry import PositionSymmetry
 
 
 def lift_to_full_tree(variant, reduced, strategy):

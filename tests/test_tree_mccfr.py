@@ -8,9 +8,9 @@ import numpy as np
 import pyspiel
 import pytest
 
-from solver.best_response import exploitability
-from solver.openspiel_tree import build_from_openspiel
-from solver.tree_mccfr import TreeMCCFR
+from solver.exact.best_response import exploitability
+from solver.exact.openspiel_tree import build_from_openspiel
+from solver.mccfr.tree import TreeMCCFR
 
 TRAVERSALS = 10_000
 SEEDS = (0, 1, 2)
@@ -20,7 +20,7 @@ def _ours(tree, **kw) -> float:
     values = []
     for seed in SEEDS:
         solver = TreeMCCFR(tree, seed=seed, **kw)
-        solver.run(TRAVERSALS)
+        solver.exact.job(TRAVERSALS)
         values.append(exploitability(tree, solver.average_strategy()).exploitability)
     return float(np.mean(values))
 

@@ -1,0 +1,646 @@
+"""Local best response (Lisy and Bowling 2017) for two-player Robin Wood: numba kernels.
+
+One seat (the LBR seat, `lbr`) plays against a fixed agent in the other seat. It keeps
+a belief over everything it cannot see as weighted particles: each particle is a full
+core state plus the knowledge array (solver.mccfr._abstraction) of both seats, consistent
+with what the LBR seat has observed. At each of its decisions the LBR scores every
+legal action (position actions grouped by what it knows of the position) by applying it
+in particles drawn from the belief and finishing the round with a fixed continuation
+(the LBR seat plays a bot, the opponent plays the agent); it takes the best.
+
+The agent is a tuple (kind, params, slots, keys, offset, nact, probs) read through
+solver.players._kernels._agent_probs only: a black box. The continuation is (kind, params) of a
+bot. All randomness comes from a splitmix64 stream per call (`rng`, one uint64), so a
+seed gives the same rounds on one thread or two. The wrapper is solver/evaluation/lbr.py; the
+method and its limits are in docs/lbr.md.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from game_def import kernels as k
+from game_def.kernels import jit
+
+from solver.mccfr import kernels as ab
+from solver.players import kernels as ka
+from solver.mccfr.kernels import below as _below, payoff as _payoff, uniform as _uniform
+from solver.mccfr.kernels import next_u64 as _next
+
+# ----- one observed step: a player action and the chance that follows it -----------------
+T_ACTION = 0       # the player action; -1 when the LBR seat cannot see it (opponent's Witch
+                   # keep/swap, SCOPE_ACTOR: RULES-MODEL "What each player observes")
+T_ACTOR = 1        # the seat that moved
+T_SCOPE = 2        # S_SEEN_SCOPE once the step (and its chance) is applied
+T_POS = 3          # S_SEEN_POS
+T_CHAR = 4         # S_SEEN_CHAR if the LBR seat saw it, else -1
+T_VISIBLE = 5      # 1 if the LBR seat saw the identity
+T_LOOKER = 6       # S_ACTOR before the step: who looks at a SCOPE_ACTOR card
+T_SIG = 7          # hash of the public part of the state after the step
+T_SIZE = 8
+
+# ----- configuration (int64 array) -------------------------------------------------------
+G_PARTICLES = 0
+G_ROLLOUTS = 1     # rollouts per scored action (per side of a challenge)
+G_GROUP = 2        # group position actions by the LBR seat's code of the position
+G_REGEN = 3        # regeneration attempts once every particle is inconsistent
+G_REGEN_FACTOR = 4  # a regeneration runs this many times the particles, then resamples
+G_SIZE = 5
+
+# ----- counters (int64 array, per LBR seat) ----------------------------------------------
+C_ROUNDS = 0
+C_WINS = 1
+C_DRAWS = 2
+C_LOSSES = 3
+C_TURN_CAP = 4
+C_DECISIONS = 5        # LBR decisions scored by lookahead
+C_FORCED = 6           # LBR decisions with one legal action
+C_RESAMPLES = 7
+C_REGENERATIONS = 8    # every particle inconsistent: regenerated from the start
+C_REGEN_FAILED = 9     # regeneration failed: the continuation played the rest of the round
+C_LOST_DECISIONS = 10  # decisions the continuation took after a failed regeneration
+C_ROLLOUTS = 11
+C_SIZE = 12
+
+_PUBLIC_FIELDS = np.array([k.S_PHASE, k.S_ACTOR, k.S_TURN, k.S_PEEK_POS, k.S_ANNOUNCED,
+                           k.S_RESPONDER, k.S_POWER, k.S_POWER_POS, k.S_PICK, k.S_PICK2,
+                           k.S_WINNER, k.S_EXTRA], dtype=np.int64)
+
+
+# ===== random stream: the Monte Carlo CFR kernels' splitmix64 (_uniform, _below) =========
+@jit
+def _pick(values, probs, m, rng):
+    """One of values[:m] with probabilities probs[:m] (never one of probability 0)."""
+    r = _uniform(rng)
+    acc = 0.0
+    last = -1
+    for i in range(m):
+        if probs[i] > 0.0:
+            last = i
+            acc += probs[i]
+            if r < acc:
+                return values[i]
+    return values[last]
+
+
+# ===== small pieces =======================================================================
+@jit
+def _probs_of(agent, state, rules, know, seat, legal, m, scratch, abst, out):
+    """The agent's probabilities over legal[:m] (the black-box call)."""
+    ka.agent_probs(agent[0], agent[1], agent[2], agent[3], agent[4], agent[5], agent[6],
+                    state, rules, know, seat, legal, m, scratch, abst, out)
+
+
+@jit
+def _cont_probs(cont, agent, state, rules, know, seat, legal, m, scratch, abst, out):
+    """The continuation bot's probabilities (bots ignore the table arguments)."""
+    ka.agent_probs(cont[0], cont[1], agent[2], agent[3], agent[4], agent[5], agent[6],
+                    state, rules, know, seat, legal, m, scratch, abst, out)
+
+
+@jit
+def _signature(state, rules):
+    """Hash of what everybody sees of a state: phase, turn, movers, the power running,
+    strikes, and which cards are face up with their identities."""
+    h = np.uint64(0x243F6A8885A308D3)
+    for f in _PUBLIC_FIELDS:
+        h = ab.mix(h, state[f])
+    for s in range(2):
+        h = ab.mix(h, state[k.S_STRIKES + s])
+    for p in range(rules[k.R_N]):
+        if state[k.S_FACEUP + p]:
+            h = ab.mix(h, 100 + p * 16 + state[k.S_CARD + p])
+    return np.int64(h & np.uint64(0x7FFFFFFFFFFFFFFF))
+
+
+@jit
+def _is_chance(state):
+    ph = state[k.S_PHASE]
+    return ph == k.PH_DEAL or ph == k.PH_SHUFFLE or ph == k.PH_ORDER
+
+
+@jit
+def _step(state, know, rules, action, before):
+    """Apply one action (player or chance) and update both seats' knowledge."""
+    before[:] = state
+    k.apply_action(state, rules, action)
+    ab.observe(know, before, action, state, rules)
+
+
+@jit
+def _sample_chance(state, know, rules, rng, ws):
+    """Resolve chance nodes by their probabilities until a decision or the end."""
+    while _is_chance(state):
+        c = k.chance_outcomes(state, rules, ws.chance_a, ws.chance_p)
+        _step(state, know, rules, _pick(ws.chance_a, ws.chance_p, c, rng), ws.before)
+
+
+@jit
+def _record(rec, action, actor, looker, state, rules, lbr):
+    """Write the LBR seat's observation of the step that led to `state`."""
+    scope = state[k.S_SEEN_SCOPE]
+    visible = scope == k.SCOPE_ALL or (scope == k.SCOPE_ACTOR and looker == lbr)
+    rec[T_ACTION] = action
+    rec[T_ACTOR] = actor
+    rec[T_SCOPE] = scope
+    rec[T_POS] = state[k.S_SEEN_POS] if scope != k.SCOPE_NONE else -1
+    rec[T_CHAR] = state[k.S_SEEN_CHAR] if visible else -1
+    rec[T_VISIBLE] = 1 if visible else 0
+    rec[T_LOOKER] = looker
+    rec[T_SIG] = _signature(state, rules)
+
+
+# ===== rollouts ===========================================================================
+@jit
+def _rollout(state, know, rules, lbr, agent, cont, rng, ws):
+    """Finish the round from `state` (modified): the LBR seat plays the continuation bot,
+    the other seat the agent; the LBR seat's payoff."""
+    while state[k.S_PHASE] != k.PH_TERMINAL:
+        if _is_chance(state):
+            _sample_chance(state, know, rules, rng, ws)
+            continue
+        cur = k.current_player(state)
+        m = k.legal_actions(state, rules, ws.legal2)
+        if cur == lbr:
+            _cont_probs(cont, agent, state, rules, know, cur, ws.legal2, m, ws.scratch,
+                        ws.abst, ws.probs2)
+        else:
+            _probs_of(agent, state, rules, know, cur, ws.legal2, m, ws.scratch, ws.abst,
+                      ws.probs2)
+        _step(state, know, rules, _pick(ws.legal2, ws.probs2, m, rng), ws.before)
+    return _payoff(state, lbr)
+
+
+# ===== the belief =========================================================================
+@jit
+def _find(legal, m, a):
+    for i in range(m):
+        if legal[i] == a:
+            return i
+    return -1
+
+
+@jit
+def _resolve_pending(st, kn, rules, action, opp, agent, ws, rng):
+    """A particle paused at the deal of a card the opponent peeked in private: deal it
+    jointly with the opponent's next (visible) action. Each candidate identity c gets
+    prior pool[c]/total times the agent's probability of `action` having seen c; one is
+    drawn in proportion and the particle's weight is multiplied by their sum (the fully
+    adapted proposal: no particle is wasted on a card the action rules out)."""
+    total = 0
+    for c in range(k.NUM_CHARACTERS):
+        total += st[k.S_POOL + c]
+    weight_sum = 0.0
+    nc = 0
+    for c in range(k.NUM_CHARACTERS):
+        if st[k.S_POOL + c] == 0:
+            continue
+        cs = ws.cand_state[nc]
+        ck = ws.cand_know[nc]
+        cs[:] = st
+        ck[:] = kn
+        _step(cs, ck, rules, c, ws.before)
+        wc = 0.0
+        if cs[k.S_PHASE] == k.PH_AFTER_PEEK and k.current_player(cs) == opp:
+            m = k.legal_actions(cs, rules, ws.legal2)
+            i = _find(ws.legal2, m, action)
+            if i >= 0:
+                _probs_of(agent, cs, rules, ck, opp, ws.legal2, m, ws.scratch, ws.abst,
+                          ws.probs2)
+                wc = st[k.S_POOL + c] / total * ws.probs2[i]
+        ws.cand_w[nc] = wc
+        weight_sum += wc
+        nc += 1
+    if weight_sum <= 0.0:
+        return 0.0
+    r = _uniform(rng) * weight_sum
+    acc = 0.0
+    chosen = -1
+    for j in range(nc):
+        if ws.cand_w[j] > 0.0:
+            chosen = j
+            acc += ws.cand_w[j]
+            if r < acc:
+                break
+    st[:] = ws.cand_state[chosen]
+    kn[:] = ws.cand_know[chosen]
+    return weight_sum
+
+
+@jit
+def _advance(st, kn, pend, i, rec, rules, lbr, agent, ws, rng):
+    """Move particle i through one observed step; returns the factor its weight is
+    multiplied by (0 when the particle cannot have produced the observation)."""
+    opp = 1 - lbr
+    action = rec[T_ACTION]
+    actor = rec[T_ACTOR]
+    factor = 1.0
+    counted = False
+    if pend[i]:
+        pend[i] = 0
+        if actor != opp or action < 0:
+            return 0.0
+        factor = _resolve_pending(st, kn, rules, action, opp, agent, ws, rng)
+        if factor == 0.0:
+            return 0.0
+        counted = True
+    if _is_chance(st) or st[k.S_PHASE] == k.PH_TERMINAL or k.current_player(st) != actor:
+        return 0.0
+    m = k.legal_actions(st, rules, ws.legal2)
+    if action < 0:
+        # The opponent's Witch keep/swap, unseen: drawn from the agent in this particle.
+        if st[k.S_PHASE] != k.PH_WITCH_CHOICE:
+            return 0.0
+        _probs_of(agent, st, rules, kn, opp, ws.legal2, m, ws.scratch, ws.abst, ws.probs2)
+        action = _pick(ws.legal2, ws.probs2, m, rng)
+    else:
+        j = _find(ws.legal2, m, action)
+        if j < 0:
+            return 0.0
+        if actor == opp and not counted:
+            _probs_of(agent, st, rules, kn, opp, ws.legal2, m, ws.scratch, ws.abst,
+                      ws.probs2)
+            factor *= ws.probs2[j]
+            if factor == 0.0:
+                return 0.0
+    _step(st, kn, rules, action, ws.before)
+    while _is_chance(st):
+        if st[k.S_PHASE] == k.PH_DEAL:
+            dp = st[k.S_DEAL_POS]
+            total = 0
+            for c in range(k.NUM_CHARACTERS):
+                total += st[k.S_POOL + c]
+            if rec[T_VISIBLE] and rec[T_POS] == dp:
+                # The LBR seat saw this card: deal exactly that, at its deal probability.
+                c = rec[T_CHAR]
+                if st[k.S_POOL + c] == 0:
+                    return 0.0
+                factor *= st[k.S_POOL + c] / total
+                _step(st, kn, rules, c, ws.before)
+            elif st[k.S_RESUME_PHASE] == k.PH_TURN and st[k.S_ACTOR] == opp:
+                # The opponent peeked an undealt card in private: wait for its next move.
+                pend[i] = 1
+                return factor
+            else:
+                c = k.chance_outcomes(st, rules, ws.chance_a, ws.chance_p)
+                _step(st, kn, rules, _pick(ws.chance_a, ws.chance_p, c, rng), ws.before)
+        else:
+            c = k.chance_outcomes(st, rules, ws.chance_a, ws.chance_p)
+            _step(st, kn, rules, _pick(ws.chance_a, ws.chance_p, c, rng), ws.before)
+    scope = st[k.S_SEEN_SCOPE]
+    if scope != rec[T_SCOPE]:
+        return 0.0
+    if scope != k.SCOPE_NONE:
+        if st[k.S_SEEN_POS] != rec[T_POS]:
+            return 0.0
+        if rec[T_VISIBLE] and st[k.S_SEEN_CHAR] != rec[T_CHAR]:
+            return 0.0
+    if _signature(st, rules) != rec[T_SIG]:
+        return 0.0
+    return factor
+
+
+@jit
+def _systematic(w, count, n_out, out, rng):
+    """Systematic resampling: n_out indices drawn in proportion to w[:count]."""
+    total = 0.0
+    for i in range(count):
+        total += w[i]
+    step = total / n_out
+    u = _uniform(rng) * step
+    acc = w[0]
+    j = 0
+    for s in range(n_out):
+        target = u + s * step
+        while acc <= target and j < count - 1:
+            j += 1
+            acc += w[j]
+        # never land on a zero-weight particle (rounding at the end of the sum)
+        jj = j
+        while w[jj] <= 0.0 and jj > 0:
+            jj -= 1
+        out[s] = jj
+
+
+@jit
+def _filter_step(pst, pkn, pend, w, count, rec, rules, lbr, agent, ws, rng, counters):
+    """Update `count` particles for one observed step: filter, normalise, resample when
+    the effective sample size falls below half. Returns False if every weight vanished."""
+    total = 0.0
+    for i in range(count):
+        if w[i] > 0.0:
+            w[i] *= _advance(pst[i], pkn[i], pend, i, rec, rules, lbr, agent, ws, rng)
+            total += w[i]
+    if not total > 0.0:
+        return False
+    sq = 0.0
+    for i in range(count):
+        w[i] /= total
+        sq += w[i] * w[i]
+    if 1.0 / sq < 0.5 * count:
+        idx = ws.idx[:count]
+        _systematic(w, count, count, idx, rng)
+        ws.tmp_state[:count] = pst[idx]
+        ws.tmp_know[:count] = pkn[idx]
+        ws.tmp_pend[:count] = pend[idx]
+        pst[:count] = ws.tmp_state[:count]
+        pkn[:count] = ws.tmp_know[:count]
+        pend[:count] = ws.tmp_pend[:count]
+        for i in range(count):
+            w[i] = 1.0 / count
+        counters[C_RESAMPLES] += 1
+    return True
+
+
+@jit
+def _reset(pst, pkn, pend, w, count, rules):
+    state = k.initial_state(rules)
+    know = ab.initial_knowledge(state, rules)
+    for i in range(count):
+        pst[i] = state
+        pkn[i] = know
+        pend[i] = 0
+        w[i] = 1.0 / count
+
+
+@jit
+def _regenerate(pst, pkn, pend, w, recs, nrec, rules, lbr, agent, cfg, ws, rng, counters):
+    """Every particle contradicts the observations: rebuild the belief by re-running the
+    filter from the start of the round over the recorded steps with fresh draws and
+    G_REGEN_FACTOR times the particles, then resample down. True on success."""
+    count = cfg[G_PARTICLES]
+    big = count * cfg[G_REGEN_FACTOR]
+    for _ in range(cfg[G_REGEN]):
+        _reset(ws.big_state, ws.big_know, ws.big_pend, ws.big_w, big, rules)
+        ok = True
+        for t in range(nrec):
+            if not _filter_step(ws.big_state, ws.big_know, ws.big_pend, ws.big_w, big,
+                                recs[t], rules, lbr, agent, ws, rng, counters):
+                ok = False
+                break
+        if ok:
+            idx = ws.big_idx
+            _systematic(ws.big_w, big, count, idx, rng)
+            for i in range(count):
+                pst[i] = ws.big_state[idx[i]]
+                pkn[i] = ws.big_know[idx[i]]
+                pend[i] = ws.big_pend[idx[i]]
+                w[i] = 1.0 / count
+            return True
+    return False
+
+
+# ===== the decision =======================================================================
+@jit
+def _draw_particles(w, count, mask_card_pos, mask_card, want, pst, n_out, out, rng, ws):
+    """n_out particle indices, systematic in proportion to w, restricted (when
+    mask_card_pos >= 0) to particles whose card there is (want=1) or is not (want=0)
+    `mask_card`. Returns the restricted weight mass."""
+    mass = 0.0
+    for i in range(count):
+        keep = True
+        if mask_card_pos >= 0:
+            same = pst[i, k.S_CARD + mask_card_pos] == mask_card
+            keep = same if want == 1 else not same
+        ws.wmask[i] = w[i] if keep else 0.0
+        mass += ws.wmask[i]
+    if mass > 0.0:
+        _systematic(ws.wmask, count, n_out, out, rng)
+    return mass
+
+
+@jit
+def _value_of(g, legal, gid, m, idx, seeds, n_roll, pst, pkn, rules, lbr,
+              agent, cont, ws, counters):
+    """Mean LBR payoff of group g: each rollout r starts from particle idx[r] with the
+    random stream seeds[r] (common random numbers across the groups compared)."""
+    total = 0.0
+    members = 0
+    for i in range(m):
+        if gid[i] == g:
+            ws.members[members] = legal[i]
+            members += 1
+    rng = np.zeros(1, dtype=np.uint64)
+    for r in range(n_roll):
+        rng[0] = seeds[r]
+        a = ws.members[_below(rng, members)] if members > 1 else ws.members[0]
+        st = ws.roll_state
+        kn = ws.roll_know
+        st[:] = pst[idx[r]]
+        kn[:] = pkn[idx[r]]
+        _step(st, kn, rules, a, ws.before)
+        total += _rollout(st, kn, rules, lbr, agent, cont, rng, ws)
+    counters[C_ROLLOUTS] += n_roll
+    return total / n_roll
+
+
+@jit
+def _choose(state, know, rules, lbr, pst, pkn, w, agent, cont, cfg, ws, rng, counters):
+    """The LBR seat's action at `state`: the best legal action (group) by one-step
+    lookahead over the belief, ties broken at random."""
+    n = rules[k.R_N]
+    m = k.legal_actions(state, rules, ws.legal)
+    if m == 1:
+        counters[C_FORCED] += 1
+        return ws.legal[0]
+    counters[C_DECISIONS] += 1
+    count = cfg[G_PARTICLES]
+    n_roll = cfg[G_ROLLOUTS]
+    # groups: position actions by (kind, the LBR seat's code of the position)
+    ab.position_codes(state, rules, know, lbr, ws.codes)
+    groups = 0
+    for i in range(m):
+        a = ws.legal[i]
+        key = -1 - i
+        if a < 4 * n and cfg[G_GROUP]:
+            key = ((a // n) << 20) | ws.codes[a % n]
+        g = -1
+        for j in range(groups):
+            if ws.group_key[j] == key:
+                g = j
+                break
+        if g < 0:
+            g = groups
+            ws.group_key[g] = key
+            groups += 1
+        ws.gid[i] = g
+    seeds = ws.seeds
+    for r in range(n_roll):
+        seeds[r] = _next(rng)
+    idx = ws.roll_idx
+    _draw_particles(w, count, -1, 0, 1, pst, n_roll, idx, rng, ws)
+    respond = state[k.S_PHASE] == k.PH_RESPOND
+    best = -1e300
+    nbest = 0
+    for g in range(groups):
+        a0 = -1
+        for i in range(m):
+            if ws.gid[i] == g:
+                a0 = ws.legal[i]
+                break
+        if respond and a0 == 4 * n + k.A_CHALLENGE:
+            # Challenging turns the card up: its identity in each particle decides the
+            # strike, so the split is exact; only what follows is rolled out.
+            pos = state[k.S_PEEK_POS]
+            said = state[k.S_ANNOUNCED]
+            v = 0.0
+            for want in (1, 0):
+                mass = _draw_particles(w, count, pos, said, want, pst, n_roll, ws.side_idx,
+                                       rng, ws)
+                if mass > 0.0:
+                    v += mass * _value_of(g, ws.legal, ws.gid, m, ws.side_idx, seeds,
+                                          n_roll, pst, pkn, rules, lbr, agent, cont, ws,
+                                          counters)
+        else:
+            v = _value_of(g, ws.legal, ws.gid, m, idx, seeds, n_roll, pst, pkn, rules,
+                          lbr, agent, cont, ws, counters)
+        ws.group_value[g] = v
+        if v > best + 1e-12:
+            best = v
+            nbest = 1
+        elif v >= best - 1e-12:
+            nbest += 1
+    pick = _below(rng, nbest)
+    chosen = -1
+    for g in range(groups):
+        if ws.group_value[g] >= best - 1e-12:
+            if pick == 0:
+                chosen = g
+                break
+            pick -= 1
+    members = 0
+    for i in range(m):
+        if ws.gid[i] == chosen:
+            ws.members[members] = ws.legal[i]
+            members += 1
+    return ws.members[_below(rng, members)]
+
+
+# ===== workspace ==========================================================================
+Workspace = namedtuple("Workspace", [
+    "pst", "pkn", "pend", "w",                       # the belief: particles and weights
+    "recs",                                          # the round's observed steps
+    "chance_a", "chance_p", "before", "legal", "legal_true", "legal2", "probs", "probs2",
+    "scratch", "abst", "cand_state", "cand_know", "cand_w", "idx", "tmp_state",
+    "tmp_know", "tmp_pend", "big_state", "big_know", "big_pend", "big_w", "big_idx",
+    "wmask", "roll_idx", "side_idx", "seeds", "members", "roll_state", "roll_know",
+    "codes", "group_key", "gid", "group_value"])
+
+
+def _workspace(cfg, max_steps: int) -> Workspace:
+    """Every array the kernels need for one LBR seat (one thread), allocated once."""
+    p, r = int(cfg[G_PARTICLES]), int(cfg[G_ROLLOUTS])
+    big = p * max(1, int(cfg[G_REGEN_FACTOR]))
+    s, kk, nl = k.S_SIZE, ab.K_SIZE, k.MAX_LEGAL
+    i64, f64 = np.int64, np.float64
+    return Workspace(
+        np.zeros((p, s), i64), np.zeros((p, kk), i64), np.zeros(big, i64), np.zeros(p, f64),
+        np.zeros((max_steps, T_SIZE), i64),
+        np.zeros(k.MAX_CHANCE_OUTCOMES, i64), np.zeros(k.MAX_CHANCE_OUTCOMES, f64),
+        np.zeros(s, i64), np.zeros(nl, i64), np.zeros(nl, i64), np.zeros(nl, i64),
+        np.zeros(nl, f64), np.zeros(nl, f64), np.zeros((ab.SCRATCH_ROWS, nl), i64),
+        np.zeros(nl, i64),
+        np.zeros((k.NUM_CHARACTERS, s), i64), np.zeros((k.NUM_CHARACTERS, kk), i64),
+        np.zeros(k.NUM_CHARACTERS, f64), np.zeros(big, i64), np.zeros((big, s), i64),
+        np.zeros((big, kk), i64), np.zeros(big, i64), np.zeros((big, s), i64),
+        np.zeros((big, kk), i64), np.zeros(big, i64), np.zeros(big, f64), np.zeros(p, i64),
+        np.zeros(p, f64), np.zeros(r, i64), np.zeros(r, i64), np.zeros(r, np.uint64),
+        np.zeros(nl, i64), np.zeros(s, i64), np.zeros(kk, i64),
+        np.zeros(k.MAX_POSITIONS, i64), np.zeros(nl, i64), np.zeros(nl, i64),
+        np.zeros(nl, f64))
+
+
+# ===== rounds =============================================================================
+@jit
+def _play_lbr(rules, rounds, seed, lbr, agent, cont, cfg, ws, counters):
+    """Play `rounds` rounds, the LBR in seat `lbr`, the agent in the other; tallies in
+    counters (C_*)."""
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = np.uint64(seed)
+    count = cfg[G_PARTICLES]
+    pst, pkn, pend, w = ws.pst, ws.pkn, ws.pend, ws.w
+    for _ in range(rounds):
+        state = k.initial_state(rules)
+        know = ab.initial_knowledge(state, rules)
+        _reset(pst, pkn, pend, w, count, rules)
+        nrec = 0
+        lost = False
+        while state[k.S_PHASE] != k.PH_TERMINAL:
+            cur = k.current_player(state)
+            if cur == lbr and not lost:
+                a = _choose(state, know, rules, lbr, pst, pkn, w, agent, cont, cfg, ws, rng,
+                            counters)
+            else:
+                m = k.legal_actions(state, rules, ws.legal_true)
+                if cur == lbr:
+                    _cont_probs(cont, agent, state, rules, know, cur, ws.legal_true, m,
+                                ws.scratch, ws.abst, ws.probs)
+                    counters[C_LOST_DECISIONS] += 1
+                else:
+                    _probs_of(agent, state, rules, know, cur, ws.legal_true, m, ws.scratch,
+                              ws.abst, ws.probs)
+                a = _pick(ws.legal_true, ws.probs, m, rng)
+            looker = state[k.S_ACTOR]
+            hidden = cur != lbr and state[k.S_PHASE] == k.PH_WITCH_CHOICE
+            _step(state, know, rules, a, ws.before)
+            _sample_chance(state, know, rules, rng, ws)
+            if lost or state[k.S_PHASE] == k.PH_TERMINAL:
+                continue
+            rec = ws.recs[nrec]
+            _record(rec, -1 if hidden else a, cur, looker, state, rules, lbr)
+            nrec += 1
+            if not _filter_step(pst, pkn, pend, w, count, rec, rules, lbr, agent, ws, rng,
+                                counters):
+                counters[C_REGENERATIONS] += 1
+                if not _regenerate(pst, pkn, pend, w, ws.recs, nrec, rules, lbr, agent, cfg,
+                                   ws, rng, counters):
+                    counters[C_REGEN_FAILED] += 1
+                    lost = True
+        counters[C_ROUNDS] += 1
+        winner = state[k.S_WINNER]
+        if winner == lbr:
+            counters[C_WINS] += 1
+        elif winner >= 0:
+            counters[C_LOSSES] += 1
+        else:
+            counters[C_DRAWS] += 1
+            if state[k.S_EVENTS] & k.EV_TURN_CAP:
+                counters[C_TURN_CAP] += 1
+
+
+@jit
+def _belief_after(rules, history, lbr, agent, cfg, ws, seed, counters):
+    """Run the belief of seat `lbr` along a given history of core action ids (chance
+    included), which must end at a decision. Particles and weights are left in ws.
+    Returns False if the belief could not be kept (every regeneration failed)."""
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = np.uint64(seed)
+    count = cfg[G_PARTICLES]
+    state = k.initial_state(rules)
+    know = ab.initial_knowledge(state, rules)
+    _reset(ws.pst, ws.pkn, ws.pend, ws.w, count, rules)
+    nrec = 0
+    h = 0
+    while h < len(history):
+        cur = k.current_player(state)
+        looker = state[k.S_ACTOR]
+        hidden = cur != lbr and state[k.S_PHASE] == k.PH_WITCH_CHOICE
+        a = history[h]
+        h += 1
+        _step(state, know, rules, a, ws.before)
+        while _is_chance(state) and h < len(history):
+            _step(state, know, rules, history[h], ws.before)
+            h += 1
+        rec = ws.recs[nrec]
+        _record(rec, -1 if hidden else a, cur, looker, state, rules, lbr)
+        nrec += 1
+        if not _filter_step(ws.pst, ws.pkn, ws.pend, ws.w, count, rec, rules, lbr, agent,
+                            ws, rng, counters):
+            counters[C_REGENERATIONS] += 1
+            if not _regenerate(ws.pst, ws.pkn, ws.pend, ws.w, ws.recs, nrec, rules, lbr,
+                               agent, cfg, ws, rng, counters):
+                counters[C_REGEN_FAILED] += 1
+                return False
+    return True

@@ -1,0 +1,268 @@
+"""Local best response (LBR; Lisy and Bowling 2017) against a fixed two-player agent.
+
+The LBR plays one seat against the agent in the other, rounds at a time, in numba
+(solver/evaluation/_lbr.py): it keeps a weighted-particle belief over the hidden cards and what
+the agent has seen, reweighted by the agent's own action probabilities, and at each of
+its decisions takes the action with the best one-step-lookahead value, the round then
+finished by a fixed continuation (the LBR seat plays a bot, the agent plays itself).
+
+The LBR only ever acts on what its seat has observed, so it is a legitimate strategy:
+its expected gain over the agent's self-play value is at most the agent's best-response
+gain, and the seat-averaged gain is a lower bound on exploitability (NashConv / 2, the
+scale of solver.exact.best_response and solver.evaluation.exploiter). docs/lbr.md explains the method
+and its limits.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import threading
+import time
+
+import numpy as np
+
+from game_def.core import rules_array
+from game_def.variant import Variant
+
+from solver.players import kernels as ka
+from solver.evaluation import _lbr as kl
+from solver.players.agents import BOTS, Agent, AgentError, bot
+from solver.evaluation.tournament import Z95
+
+DEFAULT_PARTICLES = 128
+DEFAULT_ROLLOUTS = 24
+DEFAULT_CONTINUATION = "heuristic"
+_COUNTER_NAMES = ("decisions", "forced_decisions", "resamples", "regenerations",
+                  "regeneration_failures", "lost_decisions", "rollouts")
+_COUNTER_INDEX = (kl.C_DECISIONS, kl.C_FORCED, kl.C_RESAMPLES, kl.C_REGENERATIONS,
+                  kl.C_REGEN_FAILED, kl.C_LOST_DECISIONS, kl.C_ROLLOUTS)
+
+
+def _mean_and_half_width(wins: int, losses: int, rounds: int) -> tuple[float, float]:
+    """Mean of +1/0/-1 payoffs and its 95% normal half-width."""
+    mean = (wins - losses) / rounds
+    var = max((wins + losses) / rounds - mean * mean, 0.0)
+    return mean, Z95 * math.sqrt(var / rounds)
+
+
+@dataclasses.dataclass
+class SeatLBR:
+    """The LBR in `seat` against the agent in the other seat."""
+
+    seat: int
+    rounds: int
+    wins: int
+    draws: int
+    losses: int
+    turn_cap_draws: int
+    value: float                 # the LBR's mean payoff against the agent
+    half_width: float            # its 95% half-width
+    self_play_value: float       # the agent's mean payoff in `seat` against itself
+    self_play_half_width: float
+    self_play_rounds: int
+    seconds: float
+    counters: dict
+
+    @property
+    def gain(self) -> float:
+        return self.value - self.self_play_value
+
+    @property
+    def gain_half_width(self) -> float:
+        return math.hypot(self.half_width, self.self_play_half_width)
+
+
+@dataclasses.dataclass
+class LBRReport:
+    agent: str
+    variant: str
+    seed: int
+    particles: int
+    rollouts: int
+    continuation: str
+    seats: tuple[SeatLBR, SeatLBR]
+
+    @property
+    def gain(self) -> float:
+        """Mean over seats of (LBR payoff - the agent's self-play payoff in that seat).
+
+        The two self-play terms are the two seats of one zero-sum game, so their mean is
+        exactly 0: the gain is the mean of the LBR's payoffs, and only their sampling
+        error enters the interval (estimating self-play would only add noise)."""
+        return (self.seats[0].value + self.seats[1].value) / 2
+
+    @property
+    def half_width(self) -> float:
+        return math.hypot(self.seats[0].half_width, self.seats[1].half_width) / 2
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return self.gain - self.half_width, self.gain + self.half_width
+
+    def to_json(self) -> dict:
+        lo, hi = self.interval
+        seats = []
+        for s in self.seats:
+            row = dataclasses.asdict(s)
+            row["gain"] = s.gain
+            row["gain_half_width_95"] = s.gain_half_width
+            seats.append(row)
+        totals = {name: sum(s.counters[name] for s in self.seats) for name in _COUNTER_NAMES}
+        return {"method": "local_best_response", "agent": self.agent,
+                "variant": self.variant, "seed": self.seed, "particles": self.particles,
+                "rollouts": self.rollouts, "continuation": self.continuation,
+                "gain": self.gain, "gain_half_width_95": self.half_width,
+                "gain_lo": lo, "gain_hi": hi, "counters": totals, "seats": seats}
+
+
+def _check_variant(agent: Agent, variant) -> Variant:
+    if variant is None:
+        variant = agent.variant
+    elif isinstance(variant, str):
+        import game_def
+
+        variant = game_def.parse(variant)
+    if variant is None:
+        raise AgentError(f"{agent.name} is a bot, which plays any variant: give variant= "
+                         f"(e.g. 'standard')")
+    if agent.variant is not None and agent.variant != variant:
+        raise AgentError(f"agent {agent.name} was trained on {agent.variant}, not {variant}")
+    if variant.players != 2 or variant.teams:
+        raise AgentError(f"the local best response plays two-player rounds, not {variant}")
+    return variant
+
+
+def _positive(name: str, value) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise AgentError(f"{name} must be a positive integer, got {value!r}")
+    return int(value)
+
+
+def _config(particles: int, rollouts: int, group_positions: bool) -> np.ndarray:
+    cfg = np.zeros(kl.G_SIZE, dtype=np.int64)
+    cfg[kl.G_PARTICLES] = particles
+    cfg[kl.G_ROLLOUTS] = rollouts
+    cfg[kl.G_GROUP] = 1 if group_positions else 0
+    cfg[kl.G_REGEN] = 3
+    cfg[kl.G_REGEN_FACTOR] = 4
+    return cfg
+
+
+def _max_steps(variant: Variant) -> int:
+    # a turn is at most peek, announce, respond, then n reveals (or 2 picks and a choice)
+    return variant.max_turns * (sum(variant.counts) + 5) + 8
+
+
+def _agent_tuple(agent: Agent, seat: int):
+    return (np.int64(agent.kind), np.ascontiguousarray(agent.params, dtype=np.float64),
+            *agent.table(seat))
+
+
+def _continuation(name: str):
+    if name not in BOTS:
+        raise AgentError(f"unknown continuation {name!r}: choose one of {', '.join(BOTS)}")
+    c = bot(name)
+    return (np.int64(c.kind), np.ascontiguousarray(c.params, dtype=np.float64))
+
+
+def _self_play(rules, rounds: int, seed: int, seat: int, agent: Agent, max_turns: int):
+    results = np.zeros(4, dtype=np.int64)
+    lengths = np.zeros(max_turns + 1, dtype=np.int64)
+    coverage = np.zeros((2, ka.NUM_DECISION_KINDS, ka.NUM_COVERAGE), dtype=np.int64)
+    kinds = np.array([agent.kind, agent.kind], dtype=np.int64)
+    params = np.stack([agent.params, agent.params]).astype(np.float64)
+    ka.play(rules, rounds, seed, seat, kinds, params, *agent.table(seat), agent.visits(seat),
+             *agent.table(1 - seat), agent.visits(1 - seat), 1, results, lengths, coverage)
+    return _mean_and_half_width(int(results[0]), int(results[2]), rounds)
+
+
+def local_best_response(agent: Agent, *, rounds: int = 2000, seed: int = 0,
+                        particles: int = DEFAULT_PARTICLES, rollouts: int = DEFAULT_ROLLOUTS,
+                        workers: int = 2, variant: Variant | str | None = None,
+                        continuation: str = DEFAULT_CONTINUATION,
+                        group_positions: bool = True,
+                        self_play_rounds: int = 20_000) -> LBRReport:
+    """The LBR in each seat against `agent`, `rounds` rounds a seat (one thread per seat
+    when workers >= 2; the same seed gives the same report either way).
+
+    `particles` is the belief's size, `rollouts` the rollouts per scored action,
+    `continuation` the bot the LBR seat plays after its lookahead step. `variant` is
+    needed for bots (tables carry theirs)."""
+    variant = _check_variant(agent, variant)
+    rounds = _positive("rounds", rounds)
+    particles = _positive("particles", particles)
+    rollouts = _positive("rollouts", rollouts)
+    self_play_rounds = _positive("self_play_rounds", self_play_rounds)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise AgentError(f"seed must be a non-negative integer, got {seed!r}")
+    cont = _continuation(continuation)
+    rules = rules_array(variant)
+    cfg = _config(particles, rollouts, group_positions)
+    max_steps = _max_steps(variant)
+    seeds = np.random.SeedSequence(int(seed)).generate_state(4, dtype=np.uint64)
+    counters = np.zeros((2, kl.C_SIZE), dtype=np.int64)
+    seconds = [0.0, 0.0]
+
+    def play(lbr: int) -> None:
+        start = time.perf_counter()
+        ws = kl._workspace(cfg, max_steps)
+        kl._play_lbr(rules, rounds, np.uint64(seeds[lbr]), lbr, _agent_tuple(agent, 1 - lbr),
+                     cont, cfg, ws, counters[lbr])
+        seconds[lbr] = time.perf_counter() - start
+
+    if workers >= 2:
+        threads = [threading.Thread(target=play, args=(s,)) for s in (0, 1)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    else:
+        play(0)
+        play(1)
+    seats = []
+    for s in (0, 1):
+        c = counters[s]
+        value, hw = _mean_and_half_width(int(c[kl.C_WINS]), int(c[kl.C_LOSSES]), rounds)
+        sp, sp_hw = _self_play(rules, self_play_rounds, int(seeds[2 + s] % (1 << 31)), s,
+                               agent, variant.max_turns)
+        seats.append(SeatLBR(s, rounds, int(c[kl.C_WINS]), int(c[kl.C_DRAWS]),
+                             int(c[kl.C_LOSSES]), int(c[kl.C_TURN_CAP]), value, hw, sp, sp_hw,
+                             self_play_rounds, seconds[s],
+                             {name: int(c[i]) for name, i in zip(_COUNTER_NAMES,
+                                                                 _COUNTER_INDEX)}))
+    return LBRReport(agent.name, str(variant), int(seed), particles, rollouts, continuation,
+                     tuple(seats))
+
+
+def belief_posterior(agent: Agent, history, seat: int, *, variant: Variant | str | None = None,
+                     particles: int = 4096, seed: int = 0) -> np.ndarray:
+    """What seat `seat` believes after `history` (core action ids, chance included,
+    ending at a decision) against `agent` in the other seat: an (n, 10) array whose
+    [p, c] is the particle estimate of P(the card at position p is character c | what
+    the seat observed). An undealt card counts as a draw from its particle's pool."""
+    variant = _check_variant(agent, variant)
+    particles = _positive("particles", particles)
+    if seat not in (0, 1):
+        raise AgentError(f"seat must be 0 or 1, got {seat!r}")
+    history = np.ascontiguousarray(history, dtype=np.int64)
+    rules = rules_array(variant)
+    cfg = _config(particles, 1, True)
+    ws = kl._workspace(cfg, len(history) + 1)
+    counters = np.zeros(kl.C_SIZE, dtype=np.int64)
+    if not kl._belief_after(rules, history, seat, _agent_tuple(agent, 1 - seat), cfg, ws,
+                            np.uint64(seed), counters):
+        raise AgentError("no particle is consistent with this history (regeneration "
+                         "failed): is it a history the agent can play?")
+    n = int(rules[kl.k.R_N])
+    cards = ws.pst[:particles, kl.k.S_CARD:kl.k.S_CARD + n]
+    pools = ws.pst[:particles, kl.k.S_POOL:kl.k.S_POOL + kl.k.NUM_CHARACTERS].astype(float)
+    totals = pools.sum(axis=1, keepdims=True)
+    draw = np.divide(pools, totals, out=np.zeros_like(pools), where=totals > 0)
+    out = np.zeros((n, kl.k.NUM_CHARACTERS))
+    w = ws.w[:particles]
+    for p in range(n):
+        dealt = cards[:, p] >= 0
+        np.add.at(out[p], cards[dealt, p], w[dealt])
+        out[p] += (w[~dealt, None] * draw[~dealt]).sum(axis=0)
+    return out

@@ -1,0 +1,237 @@
+"""A solve job: build the tree, iterate, measure exploitability, checkpoint, save.
+
+Long jobs checkpoint atomically every few seconds, resume from the checkpoint after an
+interruption (Ctrl-C writes one before exiting), and refuse up front a tree that would
+not fit in memory, giving its measured size.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from game_def.errors import RobinWoodError
+from game_def.variant import Variant
+
+from solver.exact.best_response import BestResponder
+from solver.exact.cfr import Algorithm, CFRSolver
+from solver.exact.robinwood_tree import PEAK_BYTES_PER_NODE, build_robinwood_tree, count_nodes
+from solver.exact.stored import save_strategy
+from solver.jobs import Interrupted, available_memory_bytes, package_version, peak_memory_bytes
+from solver.store import CONVERGENCE, METADATA, atomic_savez, atomic_write_bytes
+
+CHECKPOINT = "checkpoint.npz"
+
+
+class SolveError(RobinWoodError):
+    """A solve job that cannot start (too large, mismatched checkpoint, ...)."""
+
+
+@dataclasses.dataclass
+class SolveConfig:
+    variant: Variant
+    algo: Algorithm
+    out: Path
+    target_exploitability: float | None = None
+    max_iterations: int | None = None
+    max_seconds: float | None = None
+    eval_every_seconds: float = 2.0
+    # Measure at multiples of this many iterations instead of every eval_every_seconds:
+    # the stopping point (target exploitability) then depends on the iterations alone,
+    # not on the machine's speed, so two runs stop at the same iteration (sweeps).
+    eval_every_iterations: int | None = None
+    checkpoint_seconds: float = 60.0
+    seed: int = 0
+    resume: bool = False
+    max_memory_bytes: int | None = None
+    symmetric: bool = True  # lossless position symmetry (solver.exact.symmetry)
+
+    def __post_init__(self):
+        if self.variant.players != 2:
+            raise SolveError(f"the exact solver handles two players (got players="
+                             f"{self.variant.players}); use `robinwood simulate` for 3-4")
+        if (self.target_exploitability is None and self.max_iterations is None
+                and self.max_seconds is None):
+            raise SolveError("give a stopping rule: --target-exploitability, "
+                             "--iterations or --seconds")
+        if self.target_exploitability is not None and self.target_exploitability <= 0:
+            raise SolveError(f"--target-exploitability must be positive "
+                             f"(got {self.target_exploitability})")
+        if self.max_iterations is not None and self.max_iterations < 1:
+            raise SolveError(f"--iterations must be at least 1 (got {self.max_iterations})")
+        if self.eval_every_iterations is not None and self.eval_every_iterations < 1:
+            raise SolveError(f"eval_every_iterations must be at least 1 (got "
+                             f"{self.eval_every_iterations})")
+
+    def settings(self) -> dict:
+        return {"variant": str(self.variant), "algorithm": self.algo.to_json(),
+                "seed": self.seed, "symmetric": self.symmetric}
+
+
+@dataclasses.dataclass
+class Progress:
+    iteration: int
+    seconds: float
+    exploitability: float
+    value: float
+    iterations_per_second: float
+
+
+def check_fits(variant: Variant, max_memory_bytes: int | None = None,
+               symmetric: bool = False) -> int:
+    """Count the tree's nodes, up to what memory allows; refuse if it cannot fit."""
+    budget = max_memory_bytes or int(0.8 * available_memory_bytes())
+    cap = budget // PEAK_BYTES_PER_NODE
+    start = time.perf_counter()
+    nodes = count_nodes(variant, cap, symmetric)
+    if nodes < 0:
+        raise SolveError(
+            f"the game tree of {variant} has more than {cap:,} nodes (counted in "
+            f"{time.perf_counter() - start:.0f} s); at about {PEAK_BYTES_PER_NODE} bytes a "
+            f"node it needs more than the {budget / 1024**3:.1f} GiB allowed. Lower "
+            f"max_turns or pick a smaller deck")
+    return nodes
+
+
+def _load_checkpoint(path: Path, config: SolveConfig) -> dict:
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {name: data[name] for name in data.files}
+        settings = json.loads(str(arrays.pop("settings")))
+    except Exception as e:
+        raise SolveError(f"checkpoint {path} is unreadable ({type(e).__name__}); delete it "
+                         f"to start again") from None
+    if settings["settings"] != config.settings():
+        raise SolveError(f"checkpoint {path} is for {settings['settings']}, not "
+                         f"{config.settings()}; use another --out or the same settings")
+    return {"arrays": arrays, **settings}
+
+
+def _write_checkpoint(path: Path, config: SolveConfig, solver: CFRSolver, elapsed: float,
+                      history: list[Progress]) -> None:
+    settings = {"settings": config.settings(), "iteration": solver.iteration,
+                "elapsed": elapsed, "history": [dataclasses.asdict(h) for h in history]}
+    atomic_savez(path, settings=np.array(json.dumps(settings)), **solver.arrays())
+
+
+def solve(config: SolveConfig,
+          on_progress: Callable[[Progress], None] | None = None,
+          on_phase: Callable[[str], None] | None = None) -> dict:
+    """Run the job to its stopping rule; return the summary written to metadata.json."""
+    say = on_phase or (lambda text: None)
+    out = config.out
+    checkpoint = out / CHECKPOINT
+    if checkpoint.exists() and not config.resume:
+        raise SolveError(f"{out} already holds a checkpoint; add --resume to continue it "
+                         f"or choose another --out")
+    if config.resume and not checkpoint.exists():
+        raise SolveError(f"nothing to resume: {checkpoint} does not exist")
+    wall_start = time.perf_counter()
+    restored = _load_checkpoint(checkpoint, config) if config.resume else None
+
+    say(f"counting the game tree of {config.variant}")
+    symmetric = config.symmetric and config.variant.layout is None
+    check_fits(config.variant, config.max_memory_bytes, symmetric)
+    say("building the game tree" + (" (position-symmetric)" if symmetric else ""))
+    t0 = time.perf_counter()
+    tree = build_robinwood_tree(config.variant, symmetric=symmetric)
+    build_seconds = time.perf_counter() - t0
+    say(f"tree: {tree.num_nodes:,} nodes, {tree.num_infosets:,} infosets "
+        f"({build_seconds:.1f} s)")
+    solver = CFRSolver(tree, config.algo)
+    responder = BestResponder(tree)
+    history: list[Progress] = []
+    elapsed = 0.0
+    if restored:
+        solver.restore(restored["iteration"], restored["arrays"])
+        elapsed = restored["elapsed"]
+        history = [Progress(**h) for h in restored["history"]]
+        say(f"resumed at iteration {solver.iteration}")
+
+    def measure() -> Progress:
+        result = responder.evaluate(solver.average_strategy())
+        rate = solver.iteration / elapsed if elapsed > 0 else 0.0
+        p = Progress(solver.iteration, elapsed, result.exploitability, result.value, rate)
+        history.append(p)
+        if on_progress:
+            on_progress(p)
+        return p
+
+    def done(p: Progress | None) -> bool:
+        if p is not None and config.target_exploitability is not None \
+                and p.exploitability <= config.target_exploitability:
+            return True
+        if config.max_iterations is not None and solver.iteration >= config.max_iterations:
+            return True
+        return config.max_seconds is not None and elapsed >= config.max_seconds
+
+    last = history[-1] if history else None
+    last_checkpoint = time.perf_counter()
+    chunk = 1
+    try:
+        while not done(last):
+            eval_start = elapsed
+            while True:  # at least one chunk between measurements
+                todo = chunk
+                if config.max_iterations is not None:
+                    todo = min(todo, config.max_iterations - solver.iteration)
+                every = config.eval_every_iterations
+                if every is not None:
+                    todo = min(todo, every - solver.iteration % every)
+                t = time.perf_counter()
+                solver.step(todo)
+                spent = time.perf_counter() - t
+                elapsed += spent
+                # Aim for chunks of about a quarter second between checks.
+                chunk = max(1, min(chunk * 2, int(todo * 0.25 / max(spent, 1e-6)) or 1))
+                if every is not None:
+                    due = solver.iteration % every == 0
+                else:
+                    due = elapsed - eval_start >= config.eval_every_seconds
+                if (due
+                        or (config.max_seconds is not None and elapsed >= config.max_seconds)
+                        or (config.max_iterations is not None
+                            and solver.iteration >= config.max_iterations)):
+                    break
+            last = measure()
+            if time.perf_counter() - last_checkpoint >= config.checkpoint_seconds:
+                _write_checkpoint(checkpoint, config, solver, elapsed, history)
+                last_checkpoint = time.perf_counter()
+    except KeyboardInterrupt:
+        _write_checkpoint(checkpoint, config, solver, elapsed, history)
+        raise Interrupted(checkpoint, solver.iteration) from None
+
+    if not history:
+        measure()
+    _write_checkpoint(checkpoint, config, solver, elapsed, history)
+    final = history[-1]
+    summary = {
+        "variant": str(config.variant),
+        "algorithm": config.algo.to_json(),
+        "iterations": solver.iteration,
+        "exploitability": final.exploitability,
+        "value": final.value,
+        "seconds": elapsed,
+        "wall_seconds": time.perf_counter() - wall_start,
+        "tree_build_seconds": build_seconds,
+        "peak_memory_bytes": peak_memory_bytes(),
+        "seed": config.seed,
+        "symmetric": symmetric,
+        "package_version": package_version(),
+        "stopping_rule": {"target_exploitability": config.target_exploitability,
+                          "max_iterations": config.max_iterations,
+                          "max_seconds": config.max_seconds},
+    }
+    save_strategy(out, tree, solver.average_strategy(), summary)
+    lines = ["iteration,seconds,exploitability,value"] + [
+        f"{h.iteration},{h.seconds:.6f},{h.exploitability:.12g},{h.value:.12g}"
+        for h in history]
+    atomic_write_bytes(out / CONVERGENCE, ("\n".join(lines) + "\n").encode())
+    summary["out"] = str(out)
+    summary["tree"] = json.loads((out / METADATA).read_text())["tree"]
+    return summary

@@ -1,0 +1,79 @@
+"""Build a FlatTree from any two-player zero-sum OpenSpiel game by walking its states.
+
+Slow (a Python call per node) but generic: it is how the solver is tested on games it
+knows nothing about (Kuhn and Leduc poker) and cross-checked against OpenSpiel on small
+Robin Wood decks. Large Robin Wood trees come from `solver.exact.robinwood_tree` instead.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+
+from solver.exact.tree import CHANCE, DECISION, TERMINAL, FlatTree
+
+
+def build_from_openspiel(game: pyspiel.Game, max_nodes: int = 5_000_000) -> FlatTree:
+    """The full tree of a 2-player zero-sum game; infosets keyed by information strings."""
+    if game.num_players() != 2:
+        raise ValueError(f"the solver handles two-player games (got {game.num_players()})")
+    kind, player, infoset, first, count, prob, payoff = [], [], [], [], [], [], []
+    set_index: dict[str, int] = {}
+    set_player: list[int] = []
+    set_actions: list[list[int]] = []
+
+    def add(state, edge_p):
+        kind.append(0); player.append(-1); infoset.append(-1)
+        first.append(0); count.append(0); prob.append(edge_p); payoff.append(0.0)
+        return state
+
+    frontier = [(0, add(game.new_initial_state(), 1.0))]
+    while frontier:
+        node, state = frontier.pop()
+        if state.is_terminal():
+            kind[node] = TERMINAL
+            payoff[node] = state.returns()[0]
+            continue
+        if state.is_chance_node():
+            kind[node] = CHANCE
+            branches = state.chance_outcomes()
+        else:
+            p = state.current_player()
+            key = state.information_state_string(p)
+            legal = state.legal_actions()
+            if key not in set_index:
+                set_index[key] = len(set_player)
+                set_player.append(p)
+                set_actions.append(legal)
+            elif set_actions[set_index[key]] != legal:
+                raise ValueError(f"infoset {key!r} has two different legal action sets")
+            kind[node], player[node], infoset[node] = DECISION, p, set_index[key]
+            branches = [(a, 1.0) for a in legal]
+        first[node], count[node] = len(kind), len(branches)
+        if len(kind) + len(branches) > max_nodes:
+            raise MemoryError(f"the tree has more than {max_nodes} nodes")
+        children = [(len(kind) + i, a, q) for i, (a, q) in enumerate(branches)]
+        for _, a, q in children:
+            add(None, q)
+        for child, a, q in reversed(children):
+            frontier.append((child, state.child(a)))
+
+    num_actions = np.array([len(a) for a in set_actions], dtype=np.int32)
+    keys = list(set_index)
+    tree = FlatTree(
+        kind=np.array(kind, dtype=np.int8),
+        player=np.array(player, dtype=np.int8),
+        infoset=np.array(infoset, dtype=np.int32),
+        first_child=np.array(first, dtype=np.int64),
+        num_children=np.array(count, dtype=np.int32),
+        edge_prob=np.array(prob, dtype=np.float64),
+        payoff=np.array(payoff, dtype=np.float64),
+        infoset_player=np.array(set_player, dtype=np.int8),
+        infoset_offset=np.concatenate(([0], np.cumsum(num_actions)[:-1])).astype(np.int64),
+        infoset_num_actions=num_actions,
+        infoset_actions=np.array([a for acts in set_actions for a in acts], dtype=np.int64),
+        infoset_key=keys,
+        description=str(game),
+    )
+    tree.validate()
+    return tree

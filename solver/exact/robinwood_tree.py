@@ -1,0 +1,501 @@
+"""Write a two-player Robin Wood round into a FlatTree by walking the numba core once.
+
+Information sets are identified exactly, without strings: each player's observation
+record (docs/game-interface.md) is a path in a trie of integer tokens, and an infoset is
+a (player, trie node) pair. Strings are rebuilt from the trie only when asked for, and
+equal the OpenSpiel game's `information_state_string` (checked in tests).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from game_def import kernels as k
+from game_def.kernels import jit
+from game_def.actions import action_to_string, num_distinct_actions
+from game_def.characters import NAMES
+from game_def.core import rules_array
+from game_def.variant import Variant
+
+from solver.exact.tree import CHANCE, DECISION, TERMINAL, FlatTree
+
+# Memory per tree node: the FlatTree node arrays take 34 B; the peak of a whole solve
+# (observation trie and tables while building, then CFR scratch, per-slot arrays and the
+# best response) measured 208 B a node on the symmetric rspx:max_turns=6 tree (4.9 M nodes,
+# peak RSS over the process baseline / nodes).
+PEAK_BYTES_PER_NODE = 210
+
+
+class TreeTooLarge(MemoryError):
+    """The tree has more nodes than the caller allowed."""
+
+
+def _token_layout(n: int) -> tuple[int, int, int]:
+    na = num_distinct_actions(n)
+    fastest = 1 + k.MAX_PLAYERS * na
+    seen = fastest + k.MAX_PLAYERS
+    base = seen + k.MAX_POSITIONS * k.NUM_CHARACTERS
+    return fastest, seen, base
+
+
+@jit
+def _grow_i8(a, need):
+    if need <= a.shape[0]:
+        return a
+    out = np.empty(max(need, 2 * a.shape[0]), dtype=a.dtype)
+    out[:a.shape[0]] = a
+    return out
+
+
+@jit
+def _grow_2d(a, need):
+    if need <= a.shape[0]:
+        return a
+    out = np.empty((max(need, 2 * a.shape[0]), a.shape[1]), dtype=a.dtype)
+    out[:a.shape[0]] = a
+    return out
+
+
+@jit
+def _table_find(keys, key):
+    """Slot of `key` in an open-addressing table (linear probing), or of the empty slot
+    where it would go. Capacity is a power of two; empty slots hold -1."""
+    mask = keys.shape[0] - 1
+    h = (key ^ (key >> 31)) * 0x5BD1E9955BD1E995  # int64 multiply, wraps
+    i = (h ^ (h >> 29)) & mask
+    while keys[i] != -1 and keys[i] != key:
+        i = (i + 1) & mask
+    return i
+
+
+@jit
+def _table_grow(keys, values):
+    new_keys = np.full(2 * keys.shape[0], -1, dtype=np.int64)
+    new_values = np.empty(2 * keys.shape[0], dtype=np.int64)
+    for i in range(keys.shape[0]):
+        if keys[i] != -1:
+            j = _table_find(new_keys, keys[i])
+            new_keys[j] = keys[i]
+            new_values[j] = values[i]
+    return new_keys, new_values
+
+
+@jit
+def _observe(trie_keys, trie_values, trie_parent, trie_token, n_trie, obs, token, base):
+    """The trie node reached from `obs` by `token` (created if new)."""
+    key = obs * base + token
+    i = _table_find(trie_keys, key)
+    if trie_keys[i] == key:
+        return trie_values[i]
+    child = n_trie[0]
+    trie_keys[i] = key
+    trie_values[i] = child
+    trie_parent[child] = obs
+    trie_token[child] = token
+    n_trie[0] += 1
+    return child
+
+
+@jit
+def _one_untouched_representative(actions, m, n_pos, touched):
+    """Position symmetry: positions never mentioned so far (never peeked, used, revealed,
+    picked or seen, and not face up from the start) are interchangeable under the lazy
+    deal, so of the actions aimed at them only the one at the lowest such position is
+    kept. Compacts `actions` in place; returns the new count."""
+    lowest = 0
+    while lowest < n_pos and (touched >> lowest) & 1:
+        lowest += 1
+    kept = 0
+    for i in range(m):
+        a = actions[i]
+        if a < 4 * n_pos:
+            pos = a % n_pos
+            if not (touched >> pos) & 1 and pos != lowest:
+                continue
+        actions[kept] = a
+        kept += 1
+    return kept
+
+
+@jit
+def _initially_mentioned(state, n_pos):
+    """Positions face up at the start (the Traitors) count as already mentioned."""
+    mask = 0
+    for pos in range(n_pos):
+        if state[k.S_FACEUP + pos]:
+            mask |= 1 << pos
+    return mask
+
+
+@jit
+def _mentioned_after(mask, mover, action, child, n_pos):
+    """`mask` plus the positions that `action` (by `mover`) and its outcome mention."""
+    if mover != k.CHANCE_PLAYER and action < 4 * n_pos:
+        mask |= 1 << (action % n_pos)
+    if child[k.S_SEEN_SCOPE] != k.SCOPE_NONE:
+        mask |= 1 << child[k.S_SEEN_POS]
+    return mask
+
+
+@jit
+def _expand(state, rules, mover, symmetric, mentioned, actions, probs):
+    """The node's outgoing edges, in tree order: chance outcomes with their
+    probabilities, or legal actions (one representative of the untouched positions when
+    symmetric). Returns how many."""
+    if mover == k.CHANCE_PLAYER:
+        return k.chance_outcomes(state, rules, actions, probs)
+    m = k.legal_actions(state, rules, actions)
+    if symmetric:
+        m = _one_untouched_representative(actions, m, rules[k.R_N], mentioned)
+    return m
+
+
+@jit
+def _build(rules, max_nodes, na, tok_fastest, tok_seen, base, symmetric):
+    """DFS over the core; returns the node arrays, the infoset arrays and the trie, or
+    a node count of -1 if the tree has more than max_nodes nodes."""
+    cap = 1 << 16
+    kind = np.empty(cap, dtype=np.int8)
+    player = np.empty(cap, dtype=np.int8)
+    infoset = np.empty(cap, dtype=np.int32)
+    first = np.empty(cap, dtype=np.int64)
+    count = np.empty(cap, dtype=np.int32)
+    prob = np.empty(cap, dtype=np.float64)
+    payoff = np.empty(cap, dtype=np.float64)
+    set_player = np.empty(1024, dtype=np.int8)
+    set_obs = np.empty(1024, dtype=np.int64)
+    set_count = np.empty(1024, dtype=np.int32)
+    set_actions = np.empty(4096, dtype=np.int64)
+    trie_parent = np.empty(1 << 16, dtype=np.int64)
+    trie_token = np.empty(1 << 16, dtype=np.int64)
+    trie_keys = np.full(1 << 16, -1, dtype=np.int64)
+    trie_values = np.empty(1 << 16, dtype=np.int64)
+    set_keys = np.full(1 << 12, -1, dtype=np.int64)
+    set_values = np.empty(1 << 12, dtype=np.int64)
+    n_trie = np.zeros(1, dtype=np.int64)
+    n_trie[0] = 2  # trie roots: 0 for player 0, 1 for player 1
+    trie_parent[0] = -1
+    trie_parent[1] = -1
+    n_sets = 0
+    n_slots = 0
+
+    stack = np.empty((4096, k.S_SIZE), dtype=np.int64)
+    # node id, observation (trie node) of p0 and of p1, bitmask of positions mentioned
+    stack_meta = np.empty((4096, 4), dtype=np.int64)
+    actions = np.empty(k.MAX_LEGAL, dtype=np.int64)
+    probs = np.empty(k.MAX_CHANCE_OUTCOMES, dtype=np.float64)
+    ret = np.zeros(2, dtype=np.float64)
+
+    stack[0] = k.initial_state(rules)
+    stack_meta[0, 0] = 0
+    stack_meta[0, 1] = 0
+    stack_meta[0, 2] = 1
+    n_pos = rules[k.R_N]
+    stack_meta[0, 3] = _initially_mentioned(stack[0], n_pos)
+    top = 1
+    n_nodes = 1
+    prob[0] = 1.0
+    while top > 0:
+        top -= 1
+        state = stack[top].copy()
+        node = stack_meta[top, 0]
+        obs0 = stack_meta[top, 1]
+        obs1 = stack_meta[top, 2]
+        touched = stack_meta[top, 3]
+        cur = k.current_player(state)
+        if cur == k.TERMINAL_PLAYER:
+            kind[node] = TERMINAL
+            player[node] = -1
+            infoset[node] = -1
+            first[node] = 0
+            count[node] = 0
+            k.returns(state, rules, ret)
+            payoff[node] = ret[0]
+            continue
+        m = _expand(state, rules, cur, symmetric, touched, actions, probs)
+        if cur == k.CHANCE_PLAYER:
+            kind[node] = CHANCE
+            player[node] = -1
+            infoset[node] = -1
+        else:
+            obs = obs0 if cur == 0 else obs1
+            slot = _table_find(set_keys, obs)
+            if set_keys[slot] == obs:
+                s = set_values[slot]
+            else:
+                s = n_sets
+                set_keys[slot] = obs
+                set_values[slot] = s
+                if 2 * (n_sets + 1) > set_keys.shape[0]:
+                    set_keys, set_values = _table_grow(set_keys, set_values)
+                set_player = _grow_i8(set_player, n_sets + 1)
+                set_obs = _grow_i8(set_obs, n_sets + 1)
+                set_count = _grow_i8(set_count, n_sets + 1)
+                set_actions = _grow_i8(set_actions, n_slots + m)
+                set_player[s] = cur
+                set_obs[s] = obs
+                set_count[s] = m
+                for i in range(m):
+                    set_actions[n_slots + i] = actions[i]
+                n_slots += m
+                n_sets += 1
+            kind[node] = DECISION
+            player[node] = cur
+            infoset[node] = s
+        if n_nodes + m > max_nodes:
+            return -1, kind, player, infoset, first, count, prob, payoff, set_player, \
+                set_obs, set_count, set_actions, trie_parent, trie_token, n_sets, n_slots, \
+                n_trie[0]
+        first[node] = n_nodes
+        count[node] = m
+        payoff[node] = 0.0
+        need = n_nodes + m
+        kind = _grow_i8(kind, need)
+        player = _grow_i8(player, need)
+        infoset = _grow_i8(infoset, need)
+        first = _grow_i8(first, need)
+        count = _grow_i8(count, need)
+        prob = _grow_i8(prob, need)
+        payoff = _grow_i8(payoff, need)
+        stack = _grow_2d(stack, top + m)
+        stack_meta = _grow_2d(stack_meta, top + m)
+        actor = state[k.S_ACTOR]
+        for j in range(m):
+            i = m - 1 - j  # push in reverse so that child 0 is expanded first
+            a = actions[i]
+            child = n_nodes + i
+            prob[child] = probs[i] if cur == k.CHANCE_PLAYER else 1.0
+            scope = k.action_scope(state, rules, a)
+            nxt = stack[top]
+            nxt[:] = state
+            k.apply_action(nxt, rules, a)
+            o0 = obs0
+            o1 = obs1
+            # Terminal nodes belong to no infoset: their observations are never needed
+            # (this saves about a trie node per terminal, in time and memory).
+            ends = nxt[k.S_PHASE] == k.PH_TERMINAL
+            seen = nxt[k.S_SEEN_SCOPE]
+            for event in range(2):  # the action's own token, then an identity seen
+                if event == 0:
+                    who = scope
+                    if cur == k.CHANCE_PLAYER:
+                        token = tok_fastest + (a - k.C_FASTEST)
+                    else:
+                        token = 1 + cur * na + a
+                else:
+                    who = seen
+                    token = tok_seen + nxt[k.S_SEEN_POS] * k.NUM_CHARACTERS + nxt[k.S_SEEN_CHAR]
+                if who == k.SCOPE_NONE or ends:
+                    continue
+                trie_parent = _grow_i8(trie_parent, n_trie[0] + 2)
+                trie_token = _grow_i8(trie_token, n_trie[0] + 2)
+                if 2 * (n_trie[0] + 2) > trie_keys.shape[0]:
+                    trie_keys, trie_values = _table_grow(trie_keys, trie_values)
+                if who == k.SCOPE_ALL or actor == 0:
+                    o0 = _observe(trie_keys, trie_values, trie_parent, trie_token, n_trie,
+                                  o0, token, base)
+                if who == k.SCOPE_ALL or actor == 1:
+                    o1 = _observe(trie_keys, trie_values, trie_parent, trie_token, n_trie,
+                                  o1, token, base)
+            stack_meta[top, 0] = child
+            stack_meta[top, 1] = o0
+            stack_meta[top, 2] = o1
+            stack_meta[top, 3] = _mentioned_after(touched, cur, a, nxt, n_pos)
+            top += 1
+        n_nodes += m
+    return n_nodes, kind, player, infoset, first, count, prob, payoff, set_player, set_obs, \
+        set_count, set_actions, trie_parent, trie_token, n_sets, n_slots, n_trie[0]
+
+
+@jit
+def _count_nodes(rules, max_nodes, symmetric):
+    """Nodes of the game tree (a plain DFS over the core), or -1 past max_nodes."""
+    stack = np.empty((4096, k.S_SIZE), dtype=np.int64)
+    touched = np.empty(4096, dtype=np.int64)
+    stack[0] = k.initial_state(rules)
+    n_pos = rules[k.R_N]
+    touched[0] = _initially_mentioned(stack[0], n_pos)
+    actions = np.empty(k.MAX_LEGAL, dtype=np.int64)
+    probs = np.empty(k.MAX_CHANCE_OUTCOMES, dtype=np.float64)
+    top = 1
+    nodes = 0
+    while top > 0:
+        top -= 1
+        state = stack[top].copy()
+        mentioned = touched[top]
+        nodes += 1
+        if nodes > max_nodes:
+            return -1
+        cur = k.current_player(state)
+        if cur == k.TERMINAL_PLAYER:
+            continue
+        m = _expand(state, rules, cur, symmetric, mentioned, actions, probs)
+        stack = _grow_2d(stack, top + m)
+        touched = _grow_i8(touched, top + m)
+        for i in range(m):
+            a = actions[i]
+            stack[top] = state
+            k.apply_action(stack[top], rules, a)
+            touched[top] = _mentioned_after(mentioned, cur, a, stack[top], n_pos)
+            top += 1
+    return nodes
+
+
+def count_nodes(variant: Variant, max_nodes: int = 10**12, symmetric: bool = False) -> int:
+    """Size of the game tree without building it (millions of nodes a second);
+    -1 if it has more than max_nodes nodes."""
+    return int(_count_nodes(rules_array(variant), max_nodes,
+                            symmetric and variant.layout is None))
+
+
+class KeyBuilder:
+    """Rebuilds information-state strings from the observation trie, on demand."""
+
+    def __init__(self, variant: Variant, trie_parent, trie_token, set_obs, set_player):
+        self._n = variant.num_positions
+        self._na = num_distinct_actions(self._n)
+        self._fastest, self._seen, _ = _token_layout(self._n)
+        self._parent, self._token = trie_parent, trie_token
+        self._obs, self._player = set_obs, set_player
+
+    def trie_arrays(self) -> dict[str, np.ndarray]:
+        """What a strategy file stores to rebuild the keys (far smaller than strings)."""
+        return {"parent": self._parent, "token": self._token, "set_obs": self._obs,
+                "set_player": self._player}
+
+    @classmethod
+    def from_arrays(cls, variant: Variant, arrays: dict[str, np.ndarray]) -> "KeyBuilder":
+        return cls(variant, arrays["parent"], arrays["token"], arrays["set_obs"],
+                   arrays["set_player"])
+
+    def _text(self, token: int) -> str:
+        if token >= self._seen:
+            pos, card = divmod(token - self._seen, k.NUM_CHARACTERS)
+            return f"{pos}={NAMES[card]}"
+        if token >= self._fastest:
+            return f"fastest {token - self._fastest}"
+        mover, action = divmod(token - 1, self._na)
+        return f"{mover}:{action_to_string(self._n, mover, action)}"
+
+    def __call__(self, infoset: int) -> str:
+        node = int(self._obs[infoset])
+        tokens = []
+        while self._parent[node] >= 0:
+            tokens.append(self._text(int(self._token[node])))
+            node = int(self._parent[node])
+        return "; ".join([f"P{int(self._player[infoset])}", *reversed(tokens)])
+
+
+def build_robinwood_tree(variant: Variant, max_nodes: int = 200_000_000,
+                         symmetric: bool = False) -> FlatTree:
+    """The whole game tree of a two-player variant, under the lazy deal.
+
+    symmetric=True explores one representative per class of interchangeable positions
+    (see `solver.exact.symmetry`): a smaller game with the same value, whose strategies lift
+    to the full game with the same exploitability. Not available with a fixed layout,
+    where positions hold known cards and are not interchangeable.
+    Raises TreeTooLarge (with the node count reached) above `max_nodes`.
+    """
+    if symmetric and variant.layout is not None:
+        raise ValueError("position symmetry needs the random deal; drop the layout or "
+                         "solve without symmetry")
+    if variant.players != 2:
+        raise ValueError(f"the exact solver handles two players (got players="
+                         f"{variant.players}); use the simulator for 3-4 players")
+    rules = rules_array(variant)
+    na = num_distinct_actions(variant.num_positions)
+    fastest, seen, base = _token_layout(variant.num_positions)
+    (n, kind, player, infoset, first, count, prob, payoff, set_player, set_obs, set_count,
+     set_actions, trie_parent, trie_token, n_sets, n_slots, n_trie) = _build(
+        rules, max_nodes, na, fastest, seen, base, symmetric)
+    if n < 0:
+        raise TreeTooLarge(f"the game tree of {variant} has more than {max_nodes:,} nodes; "
+                           f"lower max_turns or pick a smaller deck")
+    num_actions = set_count[:n_sets].copy()
+    tree = FlatTree(
+        kind=kind[:n].copy(), player=player[:n].copy(), infoset=infoset[:n].copy(),
+        first_child=first[:n].copy(), num_children=count[:n].copy(),
+        edge_prob=prob[:n].copy(), payoff=payoff[:n].copy(),
+        infoset_player=set_player[:n_sets].copy(),
+        infoset_offset=np.concatenate(([0], np.cumsum(num_actions)[:-1])).astype(np.int64),
+        infoset_num_actions=num_actions,
+        infoset_actions=set_actions[:n_slots].copy(),
+        infoset_key=KeyBuilder(variant, trie_parent[:n_trie].copy(),
+                                trie_token[:n_trie].copy(), set_obs[:n_sets].copy(),
+                                set_player[:n_sets].copy()),
+        description=str(variant) + (" (position-symmetric)" if symmetric else ""),
+    )
+    tree.symmetric = symmetric
+    return tree
+
+
+@jit
+def _index_table(keys_in, values_in):
+    """Open-addressing table of keys_in -> values_in (keys non-negative, unique)."""
+    size = 16
+    while size < 2 * keys_in.shape[0] + 2:
+        size *= 2
+    keys = np.full(size, -1, dtype=np.int64)
+    values = np.empty(size, dtype=np.int64)
+    for i in range(keys_in.shape[0]):
+        j = _table_find(keys, keys_in[i])
+        keys[j] = keys_in[i]
+        values[j] = values_in[i]
+    return keys, values
+
+
+@jit
+def _walk(child_keys, child_values, set_keys, set_values, root, tokens, base):
+    """Infoset reached from trie root `root` by `tokens`, or -1 if there is none."""
+    node = root
+    for t in tokens:
+        j = _table_find(child_keys, node * base + t)
+        if child_keys[j] == -1:
+            return -1
+        node = child_values[j]
+    j = _table_find(set_keys, node)
+    return set_values[j] if set_keys[j] != -1 else -1
+
+
+class TrieIndex:
+    """Information-state string -> infoset, by walking the stored observation trie.
+
+    Lets a large stored strategy answer queries without building every key string.
+    """
+
+    def __init__(self, variant: Variant, arrays: dict[str, np.ndarray]):
+        n = variant.num_positions
+        self._na = num_distinct_actions(n)
+        self._fastest, self._seen, self._base = _token_layout(n)
+        names = {name: c for c, name in enumerate(NAMES)}
+        self._actions = {action_to_string(n, 0, a): a for a in range(self._na)}
+        self._names = names
+        parent, token = arrays["parent"], arrays["token"]
+        inner = np.flatnonzero(parent >= 0)
+        self._child = _index_table(parent[inner] * self._base + token[inner], inner)
+        sets = arrays["set_obs"]
+        self._sets = _index_table(sets, np.arange(len(sets), dtype=np.int64))
+
+    def _token(self, text: str) -> int:
+        seat, colon, action = text.partition(":")
+        if colon and seat.isdigit():
+            return 1 + int(seat) * self._na + self._actions[action]
+        if text.startswith("fastest "):
+            return self._fastest + int(text[8:])
+        pos, eq, name = text.partition("=")
+        if eq:
+            return self._seen + int(pos) * k.NUM_CHARACTERS + self._names[name]
+        raise KeyError(text)
+
+    def infoset(self, key: str) -> int:
+        """The infoset index of `key`, or -1 if the tree has no such information state."""
+        head, *tokens = key.split("; ")
+        try:
+            root = int(head[1:]) if head.startswith("P") else -1
+            ints = np.array([self._token(t) for t in tokens], dtype=np.int64)
+        except (KeyError, ValueError):
+            return -1
+        if root not in (0, 1):
+            return -1
+        return int(_walk(self._child[0], self._child[1], self._sets[0], self._sets[1],
+                         root, ints, self._base))

@@ -1,0 +1,43 @@
+"""What every long job shares: the interruption it reports, the memory it may use and
+has used, and the package version it records in its files."""
+
+from __future__ import annotations
+
+import resource
+from pathlib import Path
+
+
+class Interrupted(Exception):
+    """The job was interrupted; a checkpoint was written."""
+
+    def __init__(self, checkpoint: Path, iteration: int):
+        super().__init__(f"interrupted at iteration {iteration}; checkpoint written to "
+                         f"{checkpoint}; continue with --resume")
+        self.checkpoint = checkpoint
+        self.iteration = iteration
+
+
+def available_memory_bytes() -> int:
+    """Memory the kernel says is available now (MemAvailable; 8 GiB if unknown)."""
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 8 * 1024**3
+
+
+def peak_memory_bytes() -> int:
+    """This process's peak resident memory so far."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: KiB
+
+
+def package_version() -> str:
+    """The installed robinwood version, recorded in every run's metadata."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("robinwood")
+    except PackageNotFoundError:
+        return "unknown"

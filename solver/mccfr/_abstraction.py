@@ -1,0 +1,430 @@
+"""Information abstraction for the full game (numba kernels; docs/abstraction.md).
+
+A player's situation is summarised by what they know now, not by the history that led
+there. Two-player variants only. The summary lives in a small int64 "knowledge" array
+kept beside the core state and updated after every action from what the action let
+each player see:
+
+- per seat and position, the set of characters the card there can be (a 10-bit mask:
+  one bit once seen, the union of two after a blind exchange, all bits when unknown);
+- per seat and position, whether the *other* seat has looked at the card privately
+  since it last moved;
+- per position, the last character publicly claimed for it.
+
+A decision has two keys (docs/abstraction.md, "Two levels"):
+- the *fine* key hashes the seat, the decision being taken, both strikes, a turn bucket
+  and the *sorted* list of per-position codes, so it is canonical under position
+  relabelling (positions are exchangeable: docs/rules.md);
+- the *coarse* key keeps only what decides most moves: the decision, strikes, the turn
+  bucket, what the seat knows of the card in question, how many cards of each camp it
+  has located, how many face-down cards the opponent may know, whether the claim is
+  still possible, and the *set* (not the multiset) of position classes it can act on.
+Position actions are abstracted by their *action code* (the position code with a blind
+pair's candidates reduced to the camps they may hold): all positions with the same
+action code are one abstract action, and playing it picks one of them uniformly. Both
+keys determine the abstract actions, so the two levels share them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from game_def import kernels as k
+from game_def.kernels import jit
+
+FULL_MASK = (1 << k.NUM_CHARACTERS) - 1
+
+# ----- knowledge array ----------------------------------------------------------------
+K_CAND = 0                                # [seat * 16 + pos]: candidate character mask
+K_OTHER_LOOKED = K_CAND + 2 * k.MAX_POSITIONS    # [seat * 16 + pos]: the other seat looked
+K_CLAIM = K_OTHER_LOOKED + 2 * k.MAX_POSITIONS   # [pos]: last claim, -1 none
+K_SIZE = K_CLAIM + k.MAX_POSITIONS
+
+# ----- per-position code bits -----------------------------------------------------------
+CODE_FACE_UP = 1 << 10
+CODE_OTHER_LOOKED = 1 << 11
+CODE_CLAIM_SHIFT = 12                     # 4 bits: claim + 1
+ROLE_PEEKED = 1 << 16                     # the card peeked (announced) this turn
+ROLE_POWER = 1 << 17                      # the card running the power (the Witch's own)
+ROLE_PICKED = 1 << 18                     # the power's first pick
+
+# Turn buckets: turns played so far -> bucket (coarser as the round gets longer).
+TURN_BUCKET_EDGES = np.array([2, 4, 8, 16], dtype=np.int64)
+NUM_TURN_BUCKETS = len(TURN_BUCKET_EDGES) + 1
+
+# Abstract actions beyond position classes keep the core's fixed-action offsets.
+MAX_ABSTRACT = k.MAX_LEGAL
+
+# Action code of a face-down card known only as one of two (after a blind exchange):
+# the candidate bits are replaced by this flag and the camps the pair may hold.
+ACTION_PARTIAL = 1 << 19
+ACTION_PARTIAL_ROBIN_CAMP = 1              # the pair may hold Robin or a Companion
+ACTION_PARTIAL_SHERIFF_CAMP = 2            # ... the Sheriff or a Deputy
+ROBIN_CAMP_MASK = (1 << k.ROBIN) | (1 << k.COMPANION)
+SHERIFF_CAMP_MASK = (1 << k.SHERIFF) | (1 << k.DEPUTY)
+CODE_CANDIDATES = (1 << k.NUM_CHARACTERS) - 1
+
+# Abstraction levels (the hash chains start from different constants).
+FINE = 0
+COARSE = 1
+COARSE_FEATURES = 5                       # length of the coarse feature vector
+MAX_LOOKED = 4                            # opponent-looked cards counted up to this
+
+
+@jit
+def _initial_knowledge(state, rules):
+    """Knowledge at the start of a round: face-up cards known to both, the rest unknown."""
+    know = np.zeros(K_SIZE, dtype=np.int64)
+    n = rules[k.R_N]
+    for p in range(k.MAX_POSITIONS):
+        know[K_CLAIM + p] = -1
+        for s in range(2):
+            if p < n and state[k.S_FACEUP + p] and state[k.S_CARD + p] != k.UNDEALT:
+                know[K_CAND + s * k.MAX_POSITIONS + p] = 1 << state[k.S_CARD + p]
+            else:
+                know[K_CAND + s * k.MAX_POSITIONS + p] = FULL_MASK
+    return know
+
+
+@jit
+def _exchange(know, a, b, seat):
+    """Seat `seat` saw positions a and b exchanged blind (or not): both become the union."""
+    ia = K_CAND + seat * k.MAX_POSITIONS + a
+    ib = K_CAND + seat * k.MAX_POSITIONS + b
+    union = know[ia] | know[ib]
+    know[ia] = union
+    know[ib] = union
+    la = K_OTHER_LOOKED + seat * k.MAX_POSITIONS + a
+    lb = K_OTHER_LOOKED + seat * k.MAX_POSITIONS + b
+    looked = know[la] | know[lb]
+    know[la] = looked
+    know[lb] = looked
+
+
+@jit
+def _observe(know, before, action, after, rules):
+    """Update `know` for `action`, applied to core state `before` giving `after`.
+
+    Uses only what the rules let each seat observe (docs/game-interface.md): public
+    actions, identities made known (the core's S_SEEN_* fields) and, for the actor
+    alone, the Witch's keep/swap.
+    """
+    phase = before[k.S_PHASE]
+    act = action
+    if phase == k.PH_DEAL:          # the deal resumes the player action that needed it
+        phase = before[k.S_RESUME_PHASE]
+        act = before[k.S_RESUME_ACTION]
+    n = rules[k.R_N]
+    actor = before[k.S_ACTOR]
+    base = 4 * n
+    if phase == k.PH_SHUFFLE:
+        a = before[k.S_PICK]
+        b = before[k.S_PICK2]
+        for s in range(2):
+            _exchange(know, a, b, s)
+        know[K_CLAIM + a] = -1
+        know[K_CLAIM + b] = -1
+    elif phase == k.PH_AFTER_PEEK and act > base + k.A_SILENT:
+        know[K_CLAIM + before[k.S_PEEK_POS]] = act - base - k.A_ANNOUNCE
+    elif phase == k.PH_WITCH_CHOICE:
+        a = before[k.S_POWER_POS]
+        b = before[k.S_PICK]
+        other = 1 - actor
+        _exchange(know, a, b, other)
+        know[K_OTHER_LOOKED + other * k.MAX_POSITIONS + a] = 1
+        know[K_OTHER_LOOKED + other * k.MAX_POSITIONS + b] = 1
+        if act == base + k.A_SWAP:
+            ia = K_CAND + actor * k.MAX_POSITIONS + a
+            ib = K_CAND + actor * k.MAX_POSITIONS + b
+            tmp = know[ia]
+            know[ia] = know[ib]
+            know[ib] = tmp
+            la = K_OTHER_LOOKED + actor * k.MAX_POSITIONS + a
+            lb = K_OTHER_LOOKED + actor * k.MAX_POSITIONS + b
+            tmp = know[la]
+            know[la] = know[lb]
+            know[lb] = tmp
+        know[K_CLAIM + a] = -1
+        know[K_CLAIM + b] = -1
+    scope = after[k.S_SEEN_SCOPE]
+    if scope != k.SCOPE_NONE:
+        pos = after[k.S_SEEN_POS]
+        bit = 1 << after[k.S_SEEN_CHAR]
+        if scope == k.SCOPE_ACTOR:
+            know[K_CAND + actor * k.MAX_POSITIONS + pos] = bit
+            know[K_OTHER_LOOKED + (1 - actor) * k.MAX_POSITIONS + pos] = 1
+        else:
+            for s in range(2):
+                know[K_CAND + s * k.MAX_POSITIONS + pos] = bit
+
+
+@jit
+def _turn_bucket(turn):
+    b = 0
+    while b < len(TURN_BUCKET_EDGES) and turn >= TURN_BUCKET_EDGES[b]:
+        b += 1
+    return b
+
+
+@jit
+def _position_codes(state, rules, know, seat, codes):
+    """Write each position's code, as `seat` sees it, into codes[:n]."""
+    n = rules[k.R_N]
+    phase = state[k.S_PHASE]
+    for p in range(n):
+        cand = know[K_CAND + seat * k.MAX_POSITIONS + p]
+        c = 0 if cand == FULL_MASK else cand
+        if state[k.S_FACEUP + p]:
+            # Everybody sees it: who looked and what was claimed no longer matter.
+            c |= CODE_FACE_UP
+        elif cand & (cand - 1):
+            # Not known exactly: what the opponent may know and has claimed matters.
+            if know[K_OTHER_LOOKED + seat * k.MAX_POSITIONS + p]:
+                c |= CODE_OTHER_LOOKED
+            c |= (know[K_CLAIM + p] + 1) << CODE_CLAIM_SHIFT
+        codes[p] = c
+    if phase != k.PH_TURN:
+        if state[k.S_PEEK_POS] >= 0:
+            codes[state[k.S_PEEK_POS]] |= ROLE_PEEKED
+        if state[k.S_POWER_POS] >= 0 and phase != k.PH_AFTER_PEEK and phase != k.PH_RESPOND:
+            codes[state[k.S_POWER_POS]] |= ROLE_POWER
+        if state[k.S_PICK] >= 0:
+            codes[state[k.S_PICK]] |= ROLE_PICKED
+
+
+@jit
+def _mix(h, v):
+    """One step of a 64-bit hash chain (splitmix64 finaliser over h ^ v)."""
+    x = h ^ np.uint64(v & 0x7FFFFFFFFFFFFFFF) ^ (np.uint64((v >> 63) & 1) << np.uint64(63))
+    x = x + np.uint64(0x9E3779B97F4A7C15)
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+@jit
+def _global_features(state, rules, seat, out):
+    """The non-positional part of a decision's key: 6 integers."""
+    phase = state[k.S_PHASE]
+    out[0] = seat
+    out[1] = phase
+    out[2] = state[k.S_STRIKES + seat]
+    out[3] = state[k.S_STRIKES + 1 - seat]
+    out[4] = _turn_bucket(state[k.S_TURN])
+    detail = -1
+    if phase == k.PH_RESPOND:
+        detail = state[k.S_ANNOUNCED]
+    elif phase == k.PH_REVEAL or phase == k.PH_PICK or phase == k.PH_WITCH_CHOICE:
+        detail = state[k.S_POWER]
+    out[5] = detail
+
+
+@jit
+def _features(state, rules, know, seat, codes, sorted_codes, glob):
+    """Canonical features of `seat`'s decision: globals and the sorted position codes."""
+    n = rules[k.R_N]
+    _position_codes(state, rules, know, seat, codes)
+    for p in range(n):
+        sorted_codes[p] = codes[p]
+    # insertion sort: n <= 16
+    for i in range(1, n):
+        v = sorted_codes[i]
+        j = i - 1
+        while j >= 0 and sorted_codes[j] > v:
+            sorted_codes[j + 1] = sorted_codes[j]
+            j -= 1
+        sorted_codes[j + 1] = v
+    _global_features(state, rules, seat, glob)
+
+
+@jit
+def _key_of(sorted_codes, n, glob):
+    h = np.uint64(0x243F6A8885A308D3)
+    for i in range(6):
+        h = _mix(h, glob[i])
+    for i in range(n):
+        h = _mix(h, sorted_codes[i])
+    key = np.int64(h & np.uint64(0x7FFFFFFFFFFFFFFF))
+    return key
+
+
+@jit
+def _claim_group(claim):
+    """Claims as actions see them: none 0, Robin's camp 1, the Sheriff's camp 2, any
+    other character 3."""
+    if claim < 0:
+        return 0
+    if k.in_camp(claim, k.ROBIN):
+        return 1
+    if k.in_camp(claim, k.SHERIFF):
+        return 2
+    return 3
+
+
+@jit
+def _action_code(code):
+    """The position code with a claim reduced to its camp (_claim_group) and a blind
+    pair's candidate mask reduced to the camps it may hold."""
+    claim = ((code >> CODE_CLAIM_SHIFT) & 15) - 1
+    code = (code & ~(15 << CODE_CLAIM_SHIFT)) | (_claim_group(claim) << CODE_CLAIM_SHIFT)
+    cand = code & CODE_CANDIDATES
+    if cand == 0 or (cand & (cand - 1)) == 0:
+        return code
+    camps = 0
+    if cand & ROBIN_CAMP_MASK:
+        camps |= ACTION_PARTIAL_ROBIN_CAMP
+    if cand & SHERIFF_CAMP_MASK:
+        camps |= ACTION_PARTIAL_SHERIFF_CAMP
+    return (code & ~CODE_CANDIDATES) | ACTION_PARTIAL | camps
+
+
+@jit
+def _exact(cand):
+    """The character a candidate mask pins down, or -1."""
+    if cand == 0 or (cand & (cand - 1)) != 0:
+        return -1
+    c = 0
+    while (cand >> c) != 1:
+        c += 1
+    return c
+
+
+@jit
+def _coarse_features(state, rules, know, seat, out):
+    """The coarse key's features (besides the globals and the class set), in
+    out[:COARSE_FEATURES]; each decision keeps only those that bear on it:
+
+    0 focus (after peek, respond): what the seat knows of this turn's peeked card, its
+      character + 1 (0: not known exactly), whether the opponent looked at it, and its
+      last claim + 1, packed
+    1, 2 located (turn, after peek, powers): face-up or exactly known cards of Robin's
+      camp, of the Sheriff's camp (what an unmasking needs)
+    3 opponent looked (turn, after peek, respond): face-down cards not known exactly
+      that carry the other-looked mark, at most MAX_LOOKED (what the opponent may know)
+    4 claim left (respond): copies of the announced character not located at another
+      position, at most 2 (0: the claim is impossible)
+    """
+    n = rules[k.R_N]
+    phase = state[k.S_PHASE]
+    base = seat * k.MAX_POSITIONS
+    located_r = 0
+    located_s = 0
+    looked = 0
+    for p in range(n):
+        c = _exact(know[K_CAND + base + p])
+        if c >= 0:
+            if k.in_camp(c, k.ROBIN):
+                located_r += 1
+            elif k.in_camp(c, k.SHERIFF):
+                located_s += 1
+        elif not state[k.S_FACEUP + p] and know[K_OTHER_LOOKED + base + p]:
+            looked += 1
+    for i in range(COARSE_FEATURES):
+        out[i] = -1
+    pos = state[k.S_PEEK_POS]
+    if (phase == k.PH_AFTER_PEEK or phase == k.PH_RESPOND) and pos >= 0:
+        c = _exact(know[K_CAND + base + pos])
+        out[0] = ((c + 1) | (know[K_OTHER_LOOKED + base + pos] << 4)
+                  | ((know[K_CLAIM + pos] + 1) << 5))
+    if phase != k.PH_RESPOND:
+        out[1] = located_r
+        out[2] = located_s
+    if phase == k.PH_TURN or phase == k.PH_AFTER_PEEK or phase == k.PH_RESPOND:
+        out[3] = min(looked, MAX_LOOKED)
+    if phase == k.PH_RESPOND:
+        said = state[k.S_ANNOUNCED]
+        elsewhere = 0
+        for p in range(n):
+            if p != pos and _exact(know[K_CAND + base + p]) == said:
+                elsewhere += 1
+        out[4] = min(rules[k.R_COUNTS + said] - elsewhere, 2)
+
+
+@jit
+def _classes(state, rules, codes, legal, m, cls, abstract_of):
+    """Abstract action of each legal action (into abstract_of[:m]); returns their count.
+
+    Position actions (peek/use/reveal/pick) are numbered by the rank of their distinct
+    (action kind, action code) among those of this decision; the other actions follow
+    in the core's order. cls[:m] keeps each position action's (kind, action code), -1
+    for the others.
+    """
+    n = rules[k.R_N]
+    base = 4 * n
+    for i in range(m):
+        a = legal[i]
+        cls[i] = _action_code(codes[a % n]) | ((a // n) << 20) if a < base else -1
+    distinct = 0
+    for i in range(m):
+        if cls[i] < 0:
+            continue
+        rank = 0
+        for j in range(m):
+            if cls[j] >= 0 and cls[j] < cls[i]:
+                seen_before = False
+                for q in range(j):
+                    if cls[q] == cls[j]:
+                        seen_before = True
+                        break
+                if not seen_before:
+                    rank += 1
+        abstract_of[i] = rank
+        if rank + 1 > distinct:
+            distinct = rank + 1
+    nxt = distinct
+    for i in range(m):
+        if cls[i] < 0:
+            abstract_of[i] = nxt
+            nxt += 1
+    return nxt
+
+
+@jit
+def _coarse_key(state, rules, know, seat, glob, cls, m, count, coarse):
+    """Hash of the coarse features, the globals and the sorted set of position classes
+    (cls[:m] from _classes; reordered in place)."""
+    _coarse_features(state, rules, know, seat, coarse)
+    h = np.uint64(0x13198A2E03707344)
+    for i in range(6):
+        h = _mix(h, glob[i])
+    for i in range(COARSE_FEATURES):
+        h = _mix(h, coarse[i])
+    h = _mix(h, count)
+    # the distinct position classes, in increasing order
+    for i in range(1, m):
+        v = cls[i]
+        j = i - 1
+        while j >= 0 and cls[j] > v:
+            cls[j + 1] = cls[j]
+            j -= 1
+        cls[j + 1] = v
+    last = -1
+    for i in range(m):
+        if cls[i] >= 0 and cls[i] != last:
+            h = _mix(h, cls[i])
+            last = cls[i]
+    return np.int64(h & np.uint64(0x7FFFFFFFFFFFFFFF))
+
+
+@jit
+def _decision_keys(state, rules, know, seat, legal, m, scratch, abstract_of):
+    """Fine key, coarse key and number of abstract actions of `seat`'s decision.
+
+    `legal[:m]` are the core's legal actions; abstract_of[i] gets the abstract index of
+    legal[i]. scratch: int64 array of shape (5, k.MAX_LEGAL) (codes, sorted codes,
+    globals, classes, coarse features).
+    """
+    n = rules[k.R_N]
+    codes = scratch[0]
+    sorted_codes = scratch[1]
+    glob = scratch[2]
+    cls = scratch[3]
+    _features(state, rules, know, seat, codes, sorted_codes, glob)
+    count = _classes(state, rules, codes, legal, m, cls, abstract_of)
+    fine = _mix(np.uint64(_key_of(sorted_codes, n, glob)), count)
+    fine_key = np.int64(fine & np.uint64(0x7FFFFFFFFFFFFFFF))
+    coarse_key = _coarse_key(state, rules, know, seat, glob, cls, m, count, scratch[4])
+    return fine_key, coarse_key, count
+
+
+SCRATCH_ROWS = 5

@@ -1,0 +1,638 @@
+"""Monte Carlo CFR over the two-level information abstraction (numba kernels;
+docs/mccfr.md).
+
+Two seat tables, one per seat (the abstraction key includes the seat, so they never
+share an entry). A batch runs one worker per seat: worker i traverses for seat i,
+writes seat i's regrets and visit counts (and inserts seat i's entries) and writes the
+*other* table's average-strategy sums. The other seat's policy is read from a snapshot
+taken at the start of the batch, and only entries that existed then are visible across
+seats. Writes never overlap, no read depends on the other worker's progress, so a
+batch gives the same arrays whether its two workers run in two threads or one after
+the other: runs are reproducible from a seed whatever the worker count, and resume is
+exact.
+
+Each decision has a coarse entry and, once that has `CFG_FINE_VISITS` updates, a fine
+entry (solver.mccfr._abstraction). Both are updated with the same action values; the policy
+a seat plays is the fine entry's once it has `CFG_FINE_VISITS` updates of its own
+("ready"), the coarse entry's before that.
+
+The traversal ("probe-sampled external sampling"): chance and the opponent are
+sampled; at a traverser decision every action gets a value estimate and a regret
+update. While the product of the branchings expanded above stays within
+`CFG_MAX_BRANCHING`, every action is expanded recursively (external sampling);
+beyond, one action is followed (drawn from the current policy mixed with
+`CFG_EXPLORATION` uniform) and every other action is valued by one *probe*: a single
+playout where both seats play their current policies (Gibson et al. 2012, "Generalized
+sampling and variance in counterfactual regret minimization"). Traverser moves are
+never importance-weighted: a visit's updates count 1 whatever led there (the weights
+that compound along a path are what swamped earlier runs; docs/mccfr.md discusses the
+bias this accepts). Actions whose regret is below `CFG_PRUNE_BELOW` and that every
+level plays with probability 0 are skipped with probability `CFG_PRUNE_PROBABILITY`
+(regret-based pruning, as in Pluribus).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from game_def import kernels as k
+from game_def.kernels import jit
+
+from solver.mccfr import _abstraction as ab
+
+# ----- a seat's table --------------------------------------------------------------------
+Table = namedtuple("Table", ["slots", "keys", "level", "offset", "nact", "visits", "ready",
+                             "regret", "ssum", "snap", "meta"])
+"""slots[cap]  open addressing (linear probing), entry index or -1; cap a power of 2
+keys[E]      abstraction key of each entry
+level[E]     ab.FINE or ab.COARSE (int8)
+offset[E]    first action slot of each entry
+nact[E]      number of abstract actions
+visits[E]    regret updates so far
+ready[E]     1 if the entry had CFG_FINE_VISITS updates at the batch start (int8)
+regret[A]    cumulative regrets (float64)
+ssum[A]      cumulative average-strategy weights (float64)
+snap[A]      regret-matching strategy at the batch start (float32)
+meta[M_SIZE] counters (M_*)"""
+
+M_ENTRIES = 0     # entries in use
+M_USED = 1        # action slots in use
+M_FROZEN = 2      # entries visible to the other worker this batch
+M_OVERFLOW = 3    # inserts refused because the table was full
+M_MISMATCH = 4    # lookups whose action count disagreed with the entry (must stay 0)
+M_DEEP = 5        # traversals cut at the depth limit (must stay 0)
+M_SLOT_CAPACITY = 6   # length of regret/ssum/snap (set by the owner of the arrays)
+M_PRUNED = 7      # actions skipped by regret-based pruning
+M_PROBES = 8      # probe playouts
+M_SIZE = 10
+
+# ----- run settings: one float64 array (solver.mccfr.MCCFRConfig.settings_array) ----------
+CFG_EXPLORATION = 0       # uniform share of the followed action at a probe decision
+CFG_MAX_BRANCHING = 1     # expand every action while the expanded branchings multiply to <=
+CFG_PRUNE_BELOW = 2       # regret below which a zero-probability action may be skipped
+CFG_PRUNE_PROBABILITY = 3
+CFG_FINE_VISITS = 4       # updates after which a fine entry is played (< 0: coarse only)
+CFG_OWN_AVERAGE = 5       # 1: average strategy at the traverser's own decisions, weighted
+                          # by its reach (exploiters: the fixed side learns nothing);
+                          # 0: at the opponent's decisions (external sampling's rule)
+CFG_SIZE = 6
+
+MAX_DEPTH = 2048
+
+
+# ----- random numbers: splitmix64 in a one-element uint64 array (checkpointable) ------
+@jit
+def _next_u64(rng):
+    rng[0] += np.uint64(0x9E3779B97F4A7C15)
+    z = rng[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@jit
+def _uniform(rng):
+    """A float in [0, 1)."""
+    return np.float64(_next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@jit
+def _below(rng, n):
+    """An integer in [0, n)."""
+    v = np.int64(_uniform(rng) * n)
+    return v if v < n else n - 1
+
+
+@jit
+def _pick(probs, m, rng):
+    r = _uniform(rng)
+    acc = 0.0
+    for i in range(m):
+        acc += probs[i]
+        if r < acc:
+            return i
+    for i in range(m - 1, -1, -1):  # rounding: the last action with positive mass
+        if probs[i] > 0:
+            return i
+    return m - 1
+
+
+# ----- table ------------------------------------------------------------------------------
+@jit
+def _find(slots, keys, key):
+    """Entry index of `key`, or -1."""
+    mask = len(slots) - 1
+    h = key & mask
+    while True:
+        e = slots[h]
+        if e < 0:
+            return -1
+        if keys[e] == key:
+            return e
+        h = (h + 1) & mask
+
+
+@jit
+def _find_frozen(table, key):
+    """Entry of `key` if it existed at the batch start, else -1 (safe while the owner
+    inserts: an entry present then is reached through slots all filled before)."""
+    frozen = table.meta[M_FROZEN]
+    slots = table.slots
+    mask = len(slots) - 1
+    h = key & mask
+    while True:
+        e = slots[h]
+        if e < 0 or e >= frozen:
+            return -1
+        if table.keys[e] == key:
+            return e
+        h = (h + 1) & mask
+
+
+@jit
+def _find_or_insert(table, key, n, level):
+    """Entry of `key`, inserted with n actions if new; -1 if the table is full."""
+    slots = table.slots
+    meta = table.meta
+    mask = len(slots) - 1
+    h = key & mask
+    while True:
+        e = slots[h]
+        if e < 0:
+            break
+        if table.keys[e] == key:
+            return e
+        h = (h + 1) & mask
+    e = meta[M_ENTRIES]
+    if (e >= len(table.keys) or meta[M_USED] + n > meta[M_SLOT_CAPACITY]
+            or 2 * (e + 1) > len(slots)):
+        meta[M_OVERFLOW] += 1
+        return -1
+    table.keys[e] = key
+    table.level[e] = level
+    table.offset[e] = meta[M_USED]
+    table.nact[e] = n
+    table.visits[e] = 0
+    table.ready[e] = 0
+    meta[M_USED] += n
+    meta[M_ENTRIES] = e + 1
+    slots[h] = e            # published last: readers see a complete entry
+    return e
+
+
+@jit
+def _regret_matching(regret, off, n, out):
+    total = 0.0
+    for j in range(n):
+        r = regret[off + j]
+        if r > 0:
+            total += r
+    if total > 0:
+        for j in range(n):
+            r = regret[off + j]
+            out[j] = r / total if r > 0 else 0.0
+    else:
+        for j in range(n):
+            out[j] = 1.0 / n
+
+
+@jit
+def _refresh_snapshot(table, fine_visits):
+    """Freeze the entries present now, store their regret-matching strategy and whether
+    they are ready to be played (fine entries with at least `fine_visits` updates)."""
+    entries = table.meta[M_ENTRIES]
+    buf = np.empty(ab.MAX_ABSTRACT, dtype=np.float64)
+    for e in range(entries):
+        off = table.offset[e]
+        n = table.nact[e]
+        _regret_matching(table.regret, off, n, buf)
+        for j in range(n):
+            table.snap[off + j] = buf[j]
+        table.ready[e] = 1 if fine_visits >= 0 and table.visits[e] >= fine_visits else 0
+    table.meta[M_FROZEN] = entries
+
+
+@jit
+def _discount(table, positive, negative, average):
+    used = table.meta[M_USED]
+    regret = table.regret
+    ssum = table.ssum
+    for i in range(used):
+        r = regret[i]
+        regret[i] = r * positive if r > 0 else r * negative
+        ssum[i] *= average
+
+
+@jit
+def _rehash(keys, entries, slots):
+    """Fill a fresh slot array (all -1) with the first `entries` keys."""
+    mask = len(slots) - 1
+    for e in range(entries):
+        h = keys[e] & mask
+        while slots[h] >= 0:
+            h = (h + 1) & mask
+        slots[h] = e
+
+
+# ----- policies ---------------------------------------------------------------------------
+@jit
+def _own_policy(table, cfg, fine_key, coarse_key, n, insert, sig, sig_c, sig_f):
+    """The traverser's current policies at a decision: coarse (sig_c), fine (sig_f) and
+    the one it plays (sig). Entries are inserted when `insert`. Returns (fine entry,
+    coarse entry), -1 where there is none."""
+    if insert:
+        ec = _find_or_insert(table, coarse_key, n, ab.COARSE)
+    else:
+        ec = _find(table.slots, table.keys, coarse_key)
+    if ec >= 0 and table.nact[ec] != n:
+        table.meta[M_MISMATCH] += 1
+        ec = -1
+    ef = -1
+    if cfg[CFG_FINE_VISITS] >= 0:
+        # a fine entry is created only once its coarse entry is trained: the fine level
+        # refines the situations met often enough to learn them separately
+        if insert and ec >= 0 and table.visits[ec] >= cfg[CFG_FINE_VISITS]:
+            ef = _find_or_insert(table, fine_key, n, ab.FINE)
+        else:
+            ef = _find(table.slots, table.keys, fine_key)
+        if ef >= 0 and table.nact[ef] != n:
+            table.meta[M_MISMATCH] += 1
+            ef = -1
+    if ec >= 0:
+        _regret_matching(table.regret, table.offset[ec], n, sig_c)
+    else:
+        for j in range(n):
+            sig_c[j] = 1.0 / n
+    if ef >= 0:
+        _regret_matching(table.regret, table.offset[ef], n, sig_f)
+    else:
+        for j in range(n):
+            sig_f[j] = sig_c[j]
+    use_fine = ef >= 0 and table.visits[ef] >= cfg[CFG_FINE_VISITS]
+    for j in range(n):
+        sig[j] = sig_f[j] if use_fine else sig_c[j]
+    return ef, ec
+
+
+@jit
+def _opponent_policy(table, fine_key, coarse_key, n, sig, sig_c, sig_f, counters):
+    """The opponent's snapshot policies (entries present at the batch start only);
+    returns (fine entry, coarse entry)."""
+    ec = _find_frozen(table, coarse_key)
+    if ec >= 0 and table.nact[ec] != n:
+        counters[M_MISMATCH] += 1
+        ec = -1
+    ef = _find_frozen(table, fine_key)
+    if ef >= 0 and table.nact[ef] != n:
+        counters[M_MISMATCH] += 1
+        ef = -1
+    if ec >= 0:
+        off = table.offset[ec]
+        for j in range(n):
+            sig_c[j] = table.snap[off + j]
+    else:
+        for j in range(n):
+            sig_c[j] = 1.0 / n
+    if ef >= 0:
+        off = table.offset[ef]
+        for j in range(n):
+            sig_f[j] = table.snap[off + j]
+    else:
+        for j in range(n):
+            sig_f[j] = sig_c[j]
+    use_fine = ef >= 0 and table.ready[ef] == 1
+    for j in range(n):
+        sig[j] = sig_f[j] if use_fine else sig_c[j]
+    return ef, ec
+
+
+# ----- one worker -------------------------------------------------------------------------
+@jit
+def _payoff(state, seat):
+    w = state[k.S_WINNER]
+    if w < 0:
+        return 0.0
+    return 1.0 if w == seat else -1.0
+
+
+@jit
+def _concrete(abstract_of, m, j, rng):
+    """A legal index whose abstract action is j, uniformly among them."""
+    count = 0
+    for i in range(m):
+        if abstract_of[i] == j:
+            count += 1
+    r = _below(rng, count)
+    for i in range(m):
+        if abstract_of[i] == j:
+            if r == 0:
+                return i
+            r -= 1
+    return -1
+
+
+@jit
+def _sample_chance(state, rules, legal, chance_p, rng):
+    c = k.chance_outcomes(state, rules, legal, chance_p)
+    return legal[_pick(chance_p, c, rng)]
+
+
+Workspace = namedtuple("Workspace", ["states", "knows", "legal", "abst", "sig", "sig_c",
+                                     "sig_f", "vals", "frames", "reach", "scratch",
+                                     "probe_state", "probe_know", "probe_before"])
+
+
+@jit
+def _workspace():
+    """Per-depth buffers of one worker's traversals."""
+    return Workspace(np.empty((MAX_DEPTH, k.S_SIZE), dtype=np.int64),
+                     np.empty((MAX_DEPTH, ab.K_SIZE), dtype=np.int64),
+                     np.empty((MAX_DEPTH, k.MAX_LEGAL), dtype=np.int64),
+                     np.empty((MAX_DEPTH, k.MAX_LEGAL), dtype=np.int64),
+                     np.empty((MAX_DEPTH, k.MAX_LEGAL), dtype=np.float64),
+                     np.empty((MAX_DEPTH, k.MAX_LEGAL), dtype=np.float64),
+                     np.empty((MAX_DEPTH, k.MAX_LEGAL), dtype=np.float64),
+                     np.empty((MAX_DEPTH, k.MAX_LEGAL), dtype=np.float64),
+                     np.zeros((MAX_DEPTH, F_SIZE), dtype=np.int64),
+                     np.ones(MAX_DEPTH, dtype=np.float64),
+                     np.empty((ab.SCRATCH_ROWS, k.MAX_LEGAL), dtype=np.int64),
+                     np.empty(k.S_SIZE, dtype=np.int64),
+                     np.empty(ab.K_SIZE, dtype=np.int64),
+                     np.empty(k.S_SIZE, dtype=np.int64))
+
+
+@jit
+def _child(ws, d, rules, action):
+    ws.states[d + 1, :] = ws.states[d]
+    k.apply_action(ws.states[d + 1], rules, action)
+    ws.knows[d + 1, :] = ws.knows[d]
+    ab._observe(ws.knows[d + 1], ws.states[d], action, ws.states[d + 1], rules)
+
+
+# per-depth bookkeeping of the iterative traversal (F_* columns of ws.frames)
+F_KIND = 0        # PASS_UP, EXPAND or PROBE
+F_NEXT = 1        # next abstract action to expand (EXPAND)
+F_ACTIONS = 2     # number of abstract actions
+F_LEGAL = 3       # number of legal actions
+F_FINE = 4        # fine entry, -1 if none
+F_COARSE = 5      # coarse entry, -1 if none
+F_CHOSEN = 6      # the action followed (PROBE)
+F_BRANCH = 7      # product of the traverser's expanded branchings above this depth
+F_SIZE = 8
+PASS_UP = 0       # chance or opponent: the child's value passes up unchanged
+EXPAND = 1        # traverser, every action expanded
+PROBE = 2         # traverser, one action followed, the others probed
+
+
+@jit
+def _probe(seat, own, opp, cfg, rules, rng, ws, d, action):
+    """One playout after `action` at depth d, both seats on their current policies
+    (no inserts); returns its payoff for `seat` and counts its nodes in ws.frames."""
+    state = ws.probe_state
+    know = ws.probe_know
+    before = ws.probe_before
+    state[:] = ws.states[d]
+    know[:] = ws.knows[d]
+    k.apply_action(state, rules, action)
+    ab._observe(know, ws.states[d], action, state, rules)
+    legal = ws.legal[MAX_DEPTH - 1]
+    abst = ws.abst[MAX_DEPTH - 1]
+    sig = ws.sig[MAX_DEPTH - 1]
+    sig_c = ws.sig_c[MAX_DEPTH - 1]
+    sig_f = ws.sig_f[MAX_DEPTH - 1]
+    nodes = 1
+    while state[k.S_PHASE] != k.PH_TERMINAL:
+        nodes += 1
+        if nodes > MAX_DEPTH:
+            own.meta[M_DEEP] += 1
+            break
+        cur = k.current_player(state)
+        if cur == k.CHANCE_PLAYER:
+            a = _sample_chance(state, rules, legal, sig, rng)
+        else:
+            m = k.legal_actions(state, rules, legal)
+            fk, ck, n = ab._decision_keys(state, rules, know, cur, legal, m, ws.scratch,
+                                          abst)
+            if cur == seat:
+                _own_policy(own, cfg, fk, ck, n, False, sig, sig_c, sig_f)
+            else:
+                _opponent_policy(opp, fk, ck, n, sig, sig_c, sig_f, own.meta)
+            j = _pick(sig, n, rng)
+            a = legal[_concrete(abst, m, j, rng)]
+        before[:] = state
+        k.apply_action(state, rules, a)
+        ab._observe(know, before, a, state, rules)
+    own.meta[M_PROBES] += 1
+    ws.frames[MAX_DEPTH - 1, 0] += nodes
+    return _payoff(state, seat)
+
+
+@jit
+def _prunable(cfg, regret, off, j, sig, sig_c, sig_f, rng):
+    """Skip action j this time? Only actions every level plays with probability 0."""
+    if regret[off + j] >= cfg[CFG_PRUNE_BELOW]:
+        return False
+    if sig[j] > 0 or sig_c[j] > 0 or sig_f[j] > 0:
+        return False
+    return _uniform(rng) < cfg[CFG_PRUNE_PROBABILITY]
+
+
+@jit
+def _update(table, e, n, vals, level_sig):
+    """Regrets of entry e from the action values (NaN: pruned, no update)."""
+    if e < 0:
+        return
+    value = 0.0
+    for j in range(n):
+        if not np.isnan(vals[j]):
+            value += level_sig[j] * vals[j]
+    off = table.offset[e]
+    for j in range(n):
+        if not np.isnan(vals[j]):
+            table.regret[off + j] += vals[j] - value
+    table.visits[e] += 1
+
+
+@jit
+def _traverse(seat, own, opp, cfg, rules, rng, ws):
+    """One traversal for `seat` from ws.states[0]/ws.knows[0] (the module docstring
+    says how it samples). Iterative (an explicit stack of depths). Returns the number
+    of nodes visited, probes included."""
+    d = 0
+    entering = True
+    ret = 0.0
+    visited = 0
+    frames = ws.frames
+    frames[0, F_BRANCH] = 1
+    frames[MAX_DEPTH - 1, 0] = 0
+    max_branching = cfg[CFG_MAX_BRANCHING]
+    own_average = cfg[CFG_OWN_AVERAGE] > 0
+    reach = ws.reach
+    reach[0] = 1.0
+    while True:
+        if entering:
+            visited += 1
+            state = ws.states[d]
+            if state[k.S_PHASE] == k.PH_TERMINAL:
+                ret = _payoff(state, seat)
+                entering = False
+                continue
+            if d + 2 >= MAX_DEPTH:
+                own.meta[M_DEEP] += 1
+                ret = 0.0
+                entering = False
+                continue
+            cur = k.current_player(state)
+            frames[d, F_KIND] = PASS_UP
+            frames[d + 1, F_BRANCH] = frames[d, F_BRANCH]
+            reach[d + 1] = reach[d]
+            if cur == k.CHANCE_PLAYER:
+                a = _sample_chance(state, rules, ws.legal[d], ws.sig[d], rng)
+                _child(ws, d, rules, a)
+                d += 1
+                continue
+            legal = ws.legal[d]
+            abst = ws.abst[d]
+            m = k.legal_actions(state, rules, legal)
+            frames[d, F_LEGAL] = m
+            fk, ck, n = ab._decision_keys(state, rules, ws.knows[d], cur, legal, m,
+                                          ws.scratch, abst)
+            frames[d, F_ACTIONS] = n
+            sig = ws.sig[d]
+            sig_c = ws.sig_c[d]
+            sig_f = ws.sig_f[d]
+            if cur != seat:
+                ef, ec = _opponent_policy(opp, fk, ck, n, sig, sig_c, sig_f, own.meta)
+                # external sampling: the opponent's average strategy, at its own level
+                if own_average:
+                    ec = -1
+                    ef = -1
+                if ec >= 0:
+                    off = opp.offset[ec]
+                    for j in range(n):
+                        opp.ssum[off + j] += sig_c[j]
+                if ef >= 0:
+                    off = opp.offset[ef]
+                    for j in range(n):
+                        opp.ssum[off + j] += sig_f[j]
+                j = _pick(sig, n, rng)
+                _child(ws, d, rules, legal[_concrete(abst, m, j, rng)])
+                d += 1
+                continue
+            ef, ec = _own_policy(own, cfg, fk, ck, n, True, sig, sig_c, sig_f)
+            frames[d, F_FINE] = ef
+            frames[d, F_COARSE] = ec
+            if own_average:
+                # own reach: expanded decisions multiply it, followed ones are sampled
+                # on-policy (their frequency carries it)
+                w = reach[d]
+                if ec >= 0:
+                    off = own.offset[ec]
+                    for j in range(n):
+                        own.ssum[off + j] += w * sig_c[j]
+                if ef >= 0:
+                    off = own.offset[ef]
+                    for j in range(n):
+                        own.ssum[off + j] += w * sig_f[j]
+            # regret of the played level decides pruning
+            played = ef if (ef >= 0 and own.visits[ef] >= cfg[CFG_FINE_VISITS]) else ec
+            vals = ws.vals[d]
+            for j in range(n):
+                vals[j] = 0.0
+                if played >= 0 and _prunable(cfg, own.regret, own.offset[played], j, sig,
+                                             sig_c, sig_f, rng):
+                    vals[j] = np.nan
+                    own.meta[M_PRUNED] += 1
+            if frames[d, F_BRANCH] * n <= max_branching:
+                frames[d, F_KIND] = EXPAND
+                frames[d + 1, F_BRANCH] = frames[d, F_BRANCH] * n
+                j = 0
+                while np.isnan(vals[j]):
+                    j += 1
+                frames[d, F_NEXT] = j
+                reach[d + 1] = reach[d] * sig[j]
+            else:
+                frames[d, F_KIND] = PROBE
+                # the action followed: current policy mixed with uniform exploration
+                eps = cfg[CFG_EXPLORATION]
+                if _uniform(rng) < eps:
+                    j = _below(rng, n)
+                    while np.isnan(vals[j]):
+                        j = _below(rng, n)
+                else:
+                    j = _pick(sig, n, rng)
+                frames[d, F_CHOSEN] = j
+                for jj in range(n):
+                    if jj != j and not np.isnan(vals[jj]):
+                        vals[jj] = _probe(seat, own, opp, cfg, rules, rng, ws, d,
+                                          legal[_concrete(abst, m, jj, rng)])
+            _child(ws, d, rules, legal[_concrete(abst, m, j, rng)])
+            d += 1
+            continue
+        # returning `ret` to depth d - 1
+        if d == 0:
+            return visited + frames[MAX_DEPTH - 1, 0]
+        d -= 1
+        kind = frames[d, F_KIND]
+        if kind == PASS_UP:
+            continue
+        n = frames[d, F_ACTIONS]
+        vals = ws.vals[d]
+        if kind == EXPAND:
+            j = frames[d, F_NEXT]
+            vals[j] = ret
+            j += 1
+            while j < n and np.isnan(vals[j]):
+                j += 1
+            if j < n:
+                frames[d, F_NEXT] = j
+                reach[d + 1] = reach[d] * ws.sig[d, j]
+                _child(ws, d, rules, ws.legal[d, _concrete(ws.abst[d], frames[d, F_LEGAL],
+                                                           j, rng)])
+                d += 1
+                entering = True
+                continue
+        else:
+            vals[frames[d, F_CHOSEN]] = ret
+        _update(own, frames[d, F_COARSE], n, vals, ws.sig_c[d])
+        _update(own, frames[d, F_FINE], n, vals, ws.sig_f[d])
+        value = 0.0
+        sig = ws.sig[d]
+        for j in range(n):
+            if not np.isnan(vals[j]):
+                value += sig[j] * vals[j]
+        ret = value
+
+
+@jit
+def _run_worker(seat, iterations, cfg, rules, rng, own, opp):
+    """Run `iterations` traversals for `seat`; returns the number of nodes visited."""
+    ws = _workspace()
+    visited = 0
+    for _ in range(iterations):
+        ws.states[0, :] = k.initial_state(rules)
+        ws.knows[0, :] = ab._initial_knowledge(ws.states[0], rules)
+        visited += _traverse(seat, own, opp, cfg, rules, rng, ws)
+    return visited
+
+
+@jit
+def _normalise_average(table, entries, actions, out):
+    """Average strategy per entry; the current (regret-matching) one where the average
+    has no mass yet."""
+    buf = np.empty(ab.MAX_ABSTRACT, dtype=np.float64)
+    for e in range(entries):
+        off = table.offset[e]
+        n = table.nact[e]
+        total = 0.0
+        for j in range(n):
+            total += table.ssum[off + j]
+        if total > 0:
+            for j in range(n):
+                out[off + j] = table.ssum[off + j] / total
+        else:
+            _regret_matching(table.regret, off, n, buf)
+            for j in range(n):
+                out[off + j] = buf[j]

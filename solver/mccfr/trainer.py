@@ -1,0 +1,405 @@
+"""Monte Carlo CFR for two-player rounds of any deck, over the information abstraction.
+
+`MCCFRSolver` owns two seat tables and runs batches of sampled traversals on the numba
+kernels of solver.mccfr._kernels (no Python in the loop). Between batches it discounts
+(linear or DCFR weighting), grows the tables within a memory cap and refreshes the
+snapshot each seat's opponent reads. Everything that defines the run (tables, random
+states, batch count) is in `state_arrays()`, so a checkpoint resumes bit-exactly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from typing import Callable
+
+import numpy as np
+
+from game_def.core import rules_array
+from game_def.errors import RobinWoodError
+from game_def.variant import Variant
+
+from solver.mccfr import _kernels as kern
+from solver.mccfr._abstraction import COARSE, FINE
+
+WEIGHTINGS = ("none", "linear", "discounted")
+LEVELS = ("coarse", "fine")
+# keys, level, offset, nact, visits, ready + about two slots (load <= 1/2)
+BYTES_PER_ENTRY = 8 + 1 + 8 + 8 + 8 + 1 + 8 * 2
+BYTES_PER_ACTION = 8 + 8 + 4      # regret, ssum (float64), snap (float32)
+
+
+class MCCFRError(RobinWoodError):
+    """A Monte Carlo CFR run cannot be set up as asked."""
+
+
+@dataclasses.dataclass(frozen=True)
+class MCCFRConfig:
+    """What defines a Monte Carlo CFR run (everything here is recorded with it).
+
+    batch_iterations: traversals per seat between two snapshots of the opponent's
+    policy (and between two discounts). Results depend on it, not on `workers`.
+    max_branching: every traverser action is expanded while the expanded branchings
+    on the path multiply to at most this; beyond, one action is followed and the
+    others are probed (docs/mccfr.md).
+    exploration: uniform share of the action followed at a probe decision.
+    prune_below / prune_probability: regret-based pruning of actions played with
+    probability 0 whose regret is below prune_below.
+    levels: "fine" plays a decision's fine entry once it has `fine_visits` updates
+    and the coarse entry before that; "coarse" keeps only the coarse level.
+    """
+
+    variant: Variant
+    weighting: str = "linear"
+    alpha: float = 1.5          # DCFR weighting exponents (weighting="discounted")
+    beta: float = 0.0
+    gamma: float = 2.0
+    max_branching: int = 16
+    exploration: float = 0.1
+    prune_below: float = -2.0
+    prune_probability: float = 0.0   # off: pruning slowed convergence (docs/mccfr.md)
+    levels: str = "fine"
+    fine_visits: int = 200
+    batch_iterations: int = 200
+    workers: int = 2
+    seed: int = 0
+    max_table_bytes: int = 8 * 1024**3
+
+    def __post_init__(self):
+        if self.variant.players != 2 or self.variant.teams:
+            raise MCCFRError(f"Monte Carlo CFR solves two-player rounds (got "
+                             f"players={self.variant.players}"
+                             f"{', teams' if self.variant.teams else ''}); "
+                             f"use `robinwood simulate` for 3-4 players")
+        if self.weighting not in WEIGHTINGS:
+            raise MCCFRError(f"unknown weighting {self.weighting!r}: choose one of "
+                             f"{', '.join(WEIGHTINGS)}")
+        if self.levels not in LEVELS:
+            raise MCCFRError(f"unknown abstraction levels {self.levels!r}: choose one of "
+                             f"{', '.join(LEVELS)}")
+        if self.workers not in (1, 2):
+            raise MCCFRError(f"workers must be 1 or 2 (one per seat), got {self.workers}")
+        if self.batch_iterations < 1:
+            raise MCCFRError(f"batch_iterations must be at least 1, got "
+                             f"{self.batch_iterations}")
+        if self.max_branching < 1:
+            raise MCCFRError(f"max_branching must be at least 1, got {self.max_branching}")
+        if not 0 <= self.exploration <= 1:
+            raise MCCFRError(f"exploration must be in [0, 1], got {self.exploration}")
+        if not 0 <= self.prune_probability < 1:
+            raise MCCFRError(f"prune_probability must be in [0, 1), got "
+                             f"{self.prune_probability}")
+        if self.prune_below > 0:
+            raise MCCFRError(f"prune_below must be a regret <= 0, got {self.prune_below}")
+        if self.fine_visits < 1:
+            raise MCCFRError(f"fine_visits must be at least 1, got {self.fine_visits}")
+        if self.max_table_bytes < 64 * 1024**2:
+            raise MCCFRError(f"max_table_bytes must be at least 64 MiB, got "
+                             f"{self.max_table_bytes}")
+
+    def settings(self) -> dict:
+        return {"name": "mccfr", "sampling": "probe", "weighting": self.weighting,
+                "alpha": self.alpha, "beta": self.beta, "gamma": self.gamma,
+                "max_branching": self.max_branching, "exploration": self.exploration,
+                "prune_below": self.prune_below,
+                "prune_probability": self.prune_probability, "levels": self.levels,
+                "fine_visits": self.fine_visits,
+                "batch_iterations": self.batch_iterations}
+
+    def settings_array(self) -> np.ndarray:
+        """The kernels' view of the settings (solver.mccfr._kernels CFG_*)."""
+        cfg = np.zeros(kern.CFG_SIZE)
+        cfg[kern.CFG_EXPLORATION] = self.exploration
+        cfg[kern.CFG_MAX_BRANCHING] = self.max_branching
+        cfg[kern.CFG_PRUNE_BELOW] = self.prune_below
+        cfg[kern.CFG_PRUNE_PROBABILITY] = self.prune_probability
+        cfg[kern.CFG_FINE_VISITS] = self.fine_visits if self.levels == "fine" else -1
+        return cfg
+
+
+def _slot_count(entries: int) -> int:
+    """Open-addressing slots for `entries`: a power of two, load at most 1/2."""
+    return 1 << max(4, int(2 * entries - 1).bit_length())
+
+
+class SeatTable:
+    """One seat's entries: open-addressing index plus flat per-action arrays."""
+
+    ENTRY_ARRAYS = {"keys": np.int64, "level": np.int8, "offset": np.int64,
+                    "nact": np.int64, "visits": np.int64, "ready": np.int8}
+    ACTION_ARRAYS = {"regret": np.float64, "ssum": np.float64, "snap": np.float32}
+
+    def __init__(self, entries: int = 1 << 14, actions: int = 1 << 17):
+        self.slots = np.full(_slot_count(entries), -1, dtype=np.int64)
+        for name, dtype in self.ENTRY_ARRAYS.items():
+            setattr(self, name, np.zeros(entries, dtype=dtype))
+        for name, dtype in self.ACTION_ARRAYS.items():
+            setattr(self, name, np.zeros(actions, dtype=dtype))
+        self.meta = np.zeros(kern.M_SIZE, dtype=np.int64)
+        self.meta[kern.M_SLOT_CAPACITY] = actions
+
+    def kernel_view(self) -> kern.Table:
+        """The arrays as the kernels' Table (rebuilt after growth)."""
+        return kern.Table(*(getattr(self, name) for name in kern.Table._fields))
+
+    @property
+    def entries(self) -> int:
+        return int(self.meta[kern.M_ENTRIES])
+
+    @property
+    def action_slots(self) -> int:
+        return int(self.meta[kern.M_USED])
+
+    @property
+    def nbytes(self) -> int:
+        return sum(getattr(self, name).nbytes for name in kern.Table._fields)
+
+    def grow_if_needed(self, reserve_entries: int, reserve_actions: int,
+                       budget_bytes: int) -> bool:
+        """Make room for the next batch (doubling, or what the budget still allows);
+        returns False once the budget leaves no room for the reserve."""
+        ok = True
+        need_e = self.entries + reserve_entries
+        if need_e > len(self.keys):
+            room = (budget_bytes - self.nbytes) // BYTES_PER_ENTRY
+            new_e = len(self.keys)
+            while new_e < need_e:
+                new_e *= 2
+            new_e = min(new_e, len(self.keys) + max(room, 0))
+            if new_e >= need_e:
+                for name in self.ENTRY_ARRAYS:
+                    old = getattr(self, name)
+                    new = np.zeros(new_e, dtype=old.dtype)
+                    new[:len(old)] = old
+                    setattr(self, name, new)
+                self.slots = np.full(_slot_count(new_e), -1, dtype=np.int64)
+                kern._rehash(self.keys, self.entries, self.slots)
+            else:
+                ok = False
+        need_a = self.action_slots + reserve_actions
+        if need_a > len(self.regret):
+            room = (budget_bytes - self.nbytes) // BYTES_PER_ACTION
+            new_a = len(self.regret)
+            while new_a < need_a:
+                new_a *= 2
+            new_a = min(new_a, len(self.regret) + max(room, 0))
+            if new_a >= need_a:
+                for name in self.ACTION_ARRAYS:
+                    old = getattr(self, name)
+                    new = np.zeros(new_a, dtype=old.dtype)
+                    new[:len(old)] = old
+                    setattr(self, name, new)
+                self.meta[kern.M_SLOT_CAPACITY] = new_a
+            else:
+                ok = False
+        return ok
+
+    def arrays(self, prefix: str) -> dict[str, np.ndarray]:
+        """The used part of every array (what a checkpoint needs)."""
+        e, a = self.entries, self.action_slots
+        out = {f"{prefix}{name}": getattr(self, name)[:e] for name in self.ENTRY_ARRAYS
+               if name != "ready"}
+        out.update({f"{prefix}regret": self.regret[:a], f"{prefix}ssum": self.ssum[:a],
+                    f"{prefix}meta": self.meta,
+                    f"{prefix}capacity": np.array([len(self.keys), len(self.regret)])})
+        return out
+
+    @classmethod
+    def from_arrays(cls, data, prefix: str) -> "SeatTable":
+        cap_e, cap_a = (int(x) for x in data[f"{prefix}capacity"])
+        table = cls(cap_e, cap_a)
+        meta = np.array(data[f"{prefix}meta"], dtype=np.int64)
+        e, a = int(meta[kern.M_ENTRIES]), int(meta[kern.M_USED])
+        for name in cls.ENTRY_ARRAYS:
+            if name != "ready":
+                getattr(table, name)[:e] = data[f"{prefix}{name}"]
+        table.regret[:a] = data[f"{prefix}regret"]
+        table.ssum[:a] = data[f"{prefix}ssum"]
+        table.meta[:] = meta
+        kern._rehash(table.keys, e, table.slots)
+        return table
+
+    def average_strategy(self) -> np.ndarray:
+        """Normalised average strategy per action slot (the current strategy where an
+        entry has no average yet)."""
+        out = np.empty(self.action_slots, dtype=np.float32)
+        kern._normalise_average(self.kernel_view(), self.entries, self.action_slots, out)
+        return out
+
+    def strategy_arrays(self, fine_visits: int | None) -> dict[str, np.ndarray]:
+        """What a player of this table needs, repacked: the playable entries' keys,
+        offsets, action counts, average strategies, visit counts and levels."""
+        keep = np.flatnonzero(self.playable(fine_visits))
+        strategy = self.average_strategy()
+        nact = self.nact[keep]
+        offset = np.zeros(len(keep), dtype=np.int64)
+        offset[1:] = np.cumsum(nact)[:-1]
+        width = int(nact.max()) if len(keep) else 1
+        slots = self.offset[keep][:, None] + np.arange(width)[None, :]
+        used = np.arange(width)[None, :] < nact[:, None]
+        return {"keys": self.keys[keep], "offset": offset, "nact": nact,
+                "strategy": strategy[slots[used]], "visits": self.visits[keep],
+                "level": self.level[keep]}
+
+    def playable(self, fine_visits: int | None) -> np.ndarray:
+        """Entries a player of this table uses: every coarse entry with an update, and
+        the fine entries with at least `fine_visits` (none when None)."""
+        e = self.entries
+        coarse = (self.level[:e] == COARSE) & (self.visits[:e] > 0)
+        if fine_visits is None:
+            return coarse
+        return coarse | ((self.level[:e] == FINE) & (self.visits[:e] >= fine_visits))
+
+
+class MCCFRSolver:
+    """Batches of sampled CFR traversals over the abstraction, both seats per batch."""
+
+    # Room kept free before a batch: far more than one batch has ever inserted is not
+    # needed, because an insert that does not fit is skipped and counted (M_OVERFLOW).
+    RESERVE_ENTRIES = 1 << 18
+    RESERVE_ACTIONS = 1 << 21
+
+    def __init__(self, config: MCCFRConfig):
+        self.config = config
+        self.rules = rules_array(config.variant)
+        self.cfg = config.settings_array()
+        self.tables = [SeatTable(), SeatTable()]
+        seeds = np.random.SeedSequence(config.seed).generate_state(2, dtype=np.uint64)
+        self.rngs = [np.array([s], dtype=np.uint64) for s in seeds]
+        self.batches = 0
+        self.nodes = 0
+        self.table_full = False
+
+    @property
+    def iterations(self) -> int:
+        """Traversals per seat so far."""
+        return self.batches * self.config.batch_iterations
+
+    @property
+    def table_bytes(self) -> int:
+        return sum(t.nbytes for t in self.tables)
+
+    @property
+    def entries(self) -> int:
+        return sum(t.entries for t in self.tables)
+
+    @property
+    def fine_visits(self) -> int | None:
+        return self.config.fine_visits if self.config.levels == "fine" else None
+
+    def counters(self) -> dict[str, int]:
+        names = {"overflow": kern.M_OVERFLOW, "mismatch": kern.M_MISMATCH,
+                 "depth_cut": kern.M_DEEP, "pruned": kern.M_PRUNED,
+                 "probes": kern.M_PROBES}
+        return {name: int(sum(t.meta[i] for t in self.tables)) for name, i in names.items()}
+
+    def average_strategy(self) -> tuple[list, list]:
+        """Per seat, (keys, offset, nact, average strategy) of the entries a player uses,
+        and each entry's updates: what the run's table file holds
+        (solver.players.agents.trained_agent plays it)."""
+        seats = [t.strategy_arrays(self.fine_visits) for t in self.tables]
+        return ([(a["keys"], a["offset"], a["nact"], a["strategy"]) for a in seats],
+                [a["visits"] for a in seats])
+
+    def level_counts(self) -> dict[str, int]:
+        """Entries per level, both seats, and how many of the fine ones are played."""
+        out = {"coarse": 0, "fine": 0, "fine_ready": 0}
+        for t in self.tables:
+            e = t.entries
+            out["coarse"] += int((t.level[:e] == COARSE).sum())
+            fine = t.level[:e] == FINE
+            out["fine"] += int(fine.sum())
+            out["fine_ready"] += int((fine & (t.visits[:e] >= self.config.fine_visits)).sum())
+        return out
+
+    def warm_up(self) -> None:
+        """Compile (or load) every kernel a batch uses without changing the run, so that
+        time budgets measure training, not compilation."""
+        scratch = [SeatTable(16, 256), SeatTable(16, 256)]
+        views = [t.kernel_view() for t in scratch]
+        kern._refresh_snapshot(views[0], 1)
+        kern._run_worker(0, 1, self.cfg, self.rules, self.rngs[0].copy(), views[0], views[1])
+        kern._discount(views[0], 1.0, 1.0, 1.0)
+        out = np.empty(max(scratch[0].action_slots, 1), dtype=np.float32)
+        kern._normalise_average(views[0], scratch[0].entries, scratch[0].action_slots, out)
+
+    def _in_both_seats(self, work: Callable[[int], None]) -> None:
+        """Run work(0) and work(1), in two threads when the run has two workers (the
+        kernels release the GIL)."""
+        if self.config.workers == 2:
+            threads = [threading.Thread(target=work, args=(s,)) for s in (0, 1)]
+            for th in threads:
+                th.start()
+            for th in threads:
+                th.join()
+        else:
+            work(0)
+            work(1)
+
+    def run_batch(self) -> None:
+        """One batch: the previous batch's weighting, table growth and the snapshot
+        (each seat's table in its own thread), then both seats' traversals."""
+        cfg = self.config
+        budget = cfg.max_table_bytes // 2
+        factors = self._weights()
+        full = [False, False]
+
+        def prepare(seat: int) -> None:
+            t = self.tables[seat]
+            if factors is not None:
+                kern._discount(t.kernel_view(), *factors)
+            if not t.grow_if_needed(self.RESERVE_ENTRIES, self.RESERVE_ACTIONS, budget):
+                full[seat] = True
+            kern._refresh_snapshot(t.kernel_view(), cfg.fine_visits)
+
+        self._in_both_seats(prepare)
+        self.table_full = self.table_full or any(full)
+        views = [t.kernel_view() for t in self.tables]
+        nodes = [0, 0]
+
+        def traverse(seat: int) -> None:
+            # Each worker writes its own regrets and the opponent's average-strategy
+            # sums: no array is written by both.
+            nodes[seat] = kern._run_worker(seat, cfg.batch_iterations, self.cfg,
+                                           self.rules, self.rngs[seat], views[seat],
+                                           views[1 - seat])
+
+        self._in_both_seats(traverse)
+        self.nodes += nodes[0] + nodes[1]
+        self.batches += 1
+
+    def _weights(self):
+        """Discount factors owed for the batches done so far (applied before the next
+        batch), or None."""
+        cfg = self.config
+        t = float(self.batches)
+        if cfg.weighting == "none" or self.batches == 0:
+            return None
+        if cfg.weighting == "linear":
+            return t / (t + 1.0), t / (t + 1.0), t / (t + 1.0)
+        return (t ** cfg.alpha / (t ** cfg.alpha + 1.0), t ** cfg.beta / (t ** cfg.beta + 1.0),
+                (t / (t + 1.0)) ** cfg.gamma)
+
+    def run(self, batches: int, on_batch: Callable[["MCCFRSolver"], None] | None = None):
+        for _ in range(batches):
+            self.run_batch()
+            if on_batch is not None:
+                on_batch(self)
+
+    # ----- checkpoints ---------------------------------------------------------------
+    def state_arrays(self) -> dict[str, np.ndarray]:
+        out = {"batches": np.array([self.batches]), "nodes": np.array([self.nodes]),
+               "rng0": self.rngs[0].copy(), "rng1": self.rngs[1].copy()}
+        for seat, t in enumerate(self.tables):
+            out.update(t.arrays(f"seat{seat}_"))
+        return out
+
+    @classmethod
+    def from_state_arrays(cls, config: MCCFRConfig, data) -> "MCCFRSolver":
+        solver = cls(config)
+        solver.batches = int(data["batches"][0])
+        solver.nodes = int(data["nodes"][0])
+        solver.rngs = [np.array(data["rng0"], dtype=np.uint64),
+                       np.array(data["rng1"], dtype=np.uint64)]
+        solver.tables = [SeatTable.from_arrays(data, f"seat{s}_") for s in (0, 1)]
+        return solver

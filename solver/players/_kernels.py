@@ -1,0 +1,298 @@
+"""Policies that play without Python in the loop: baseline bots and abstracted tables.
+
+An agent is (kind, params, table arrays). Bots ignore the table (pass the empty one
+from solver.players.agents). Every kernel writes probabilities over the core's legal actions,
+in their order, from what the seat knows (the knowledge array of solver.mccfr.kernels).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from game_def import kernels as k
+from game_def.kernels import jit
+
+from solver.mccfr import kernels as ab
+from solver.players import _league as lg
+from solver.players._knowledge import _known, _spread
+from solver.mccfr import kernels as mc
+
+UNIFORM = 0
+HONEST = 1
+PARANOID = 2
+HEURISTIC = 3
+TABLE = 4
+NO_TABLE = -2      # _agent_probs of a bot: no table entry involved
+
+# decision kinds of the coverage counts (DK_*), and their categories (COV_*)
+DK_TURN = 0        # turn start: peek or use
+DK_AFTER_PEEK = 1  # silent or announce
+DK_RESPOND = 2     # challenge or pass
+DK_POWER = 3       # unmasking, picks, Witch keep/swap
+NUM_DECISION_KINDS = 4
+COV_LEARNED = 0    # an entry with at least the threshold of updates
+COV_THIN = 1       # an entry with fewer
+COV_NONE = 2       # no entry: played uniformly
+NUM_COVERAGE = 3
+
+P_BLUFF = 0        # heuristic: probability of claiming Robin/Sheriff with another card
+P_CHALLENGE = 1    # heuristic: challenge when P(claim true | what it knows) is below this
+NUM_PARAMS = 4
+
+
+@jit
+def _rule_probs(kind, params, state, rules, know, seat, legal, m, out):
+    """The baseline bots (described in solver/players/agents.py): honest, paranoid, heuristic."""
+    n = rules[k.R_N]
+    base = 4 * n
+    phase = state[k.S_PHASE]
+    w = np.zeros(m, dtype=np.float64)
+    if phase == k.PH_TURN:
+        # peek at a face-down card it does not know; any face-down card if it knows all
+        for i in range(m):
+            a = legal[i]
+            if a < n and _known(know, seat, a) < 0:
+                w[i] = 1.0
+        if w.sum() == 0:
+            for i in range(m):
+                if legal[i] < n:
+                    w[i] = 1.0
+    elif phase == k.PH_AFTER_PEEK:
+        # The truth (silent for the Peasant); the Trickster must lie: Robin or Sheriff.
+        # The heuristic bot claims Robin or Sheriff instead with probability P_BLUFF.
+        card = state[k.S_CARD + state[k.S_PEEK_POS]]
+        bluff = 0.0
+        if card == k.TRICKSTER:
+            bluff = 1.0
+        elif kind == HEURISTIC and card != k.ROBIN and card != k.SHERIFF:
+            bluff = params[P_BLUFF]
+        for i in range(m):
+            a = legal[i]
+            truthful = (a == base + k.A_SILENT) if card == k.PEASANT else (
+                a == base + k.A_ANNOUNCE + card)
+            if truthful:
+                w[i] += 1.0 - bluff
+            if a == base + k.A_ANNOUNCE + k.ROBIN or a == base + k.A_ANNOUNCE + k.SHERIFF:
+                w[i] += bluff / 2
+    elif phase == k.PH_RESPOND:
+        challenge = 0.0
+        if kind == PARANOID:
+            challenge = 1.0
+        elif kind == HEURISTIC:
+            said = state[k.S_ANNOUNCED]
+            here = _known(know, seat, state[k.S_PEEK_POS])
+            if here >= 0:
+                challenge = 1.0 if here != said else 0.0
+            else:
+                located = 0
+                unknown = 0
+                for p in range(n):
+                    c = _known(know, seat, p)
+                    if c == said:
+                        located += 1
+                    elif c < 0 and not state[k.S_FACEUP + p]:
+                        unknown += 1
+                left = rules[k.R_COUNTS + said] - located
+                likely = left / unknown if unknown > 0 else 0.0
+                challenge = 1.0 if likely < params[P_CHALLENGE] else 0.0
+        for i in range(m):
+            w[i] = challenge if legal[i] == base + k.A_CHALLENGE else 1.0 - challenge
+    elif phase == k.PH_REVEAL:
+        # reveal cards known to be in the target camp, then unknown ones
+        target = k.SHERIFF if state[k.S_POWER] == k.ROBIN else k.ROBIN
+        for i in range(m):
+            c = _known(know, seat, legal[i] - 2 * n)
+            if c >= 0 and k.in_camp(c, target):
+                w[i] = 1.0
+        if w.sum() == 0:
+            for i in range(m):
+                if _known(know, seat, legal[i] - 2 * n) < 0:
+                    w[i] = 1.0
+    elif phase == k.PH_WITCH_CHOICE:
+        for i in range(m):
+            w[i] = 1.0 if legal[i] == base + k.A_KEEP else 0.0
+    _spread(out, legal, m, w)
+
+
+@jit
+def _table_probs(slots, keys, offset, nact, probs, state, rules, know, seat, legal, m,
+                 scratch, abst, out):
+    """An abstracted strategy table: the probability of each abstract action, from the
+    decision's fine entry if the table has one, else from its coarse entry (docs/
+    abstraction.md, "Two levels"), shared uniformly by the legal actions in it. With
+    neither, uniform over the abstract actions: the caller learns it from the
+    returned entry index, -1 (tournaments count such decisions). `scratch` has
+    ab.SCRATCH_ROWS rows."""
+    fine, coarse, n = ab.decision_keys(state, rules, know, seat, legal, m, scratch, abst)
+    e = mc.find(slots, keys, fine)
+    if e >= 0 and nact[e] != n:
+        e = -1
+    if e < 0:
+        e = mc.find(slots, keys, coarse)
+        if e >= 0 and nact[e] != n:
+            e = -1
+    members = np.zeros(m, dtype=np.int64)
+    for i in range(m):
+        members[abst[i]] += 1
+    total = 0.0
+    for i in range(m):
+        j = abst[i]
+        p = np.float64(probs[offset[e] + j]) if e >= 0 else 1.0 / n
+        out[i] = p / members[j]
+        total += out[i]
+    for i in range(m):  # stored as float32: renormalise in float64
+        out[i] /= total
+    return e
+
+
+@jit
+def _agent_probs(kind, params, slots, keys, offset, nact, probs, state, rules, know, seat,
+                 legal, m, scratch, abst, out):
+    """Probabilities of the legal actions legal[:m] for `seat`, written into out[:m].
+    Returns the table entry used (-1: none, uniform), NO_TABLE for bots."""
+    if kind == TABLE:
+        return _table_probs(slots, keys, offset, nact, probs, state, rules, know, seat,
+                            legal, m, scratch, abst, out)
+    if kind == UNIFORM:
+        for i in range(m):
+            out[i] = 1.0 / m
+    elif kind >= lg.FIRST_KIND:
+        lg._league_probs(kind, params, state, rules, know, seat, legal, m, out)
+    else:
+        _rule_probs(kind, params, state, rules, know, seat, legal, m, out)
+    return NO_TABLE
+
+
+@jit
+def _seat_probs(kind, params, slots0, keys0, offset0, nact0, probs0, slots1, keys1, offset1,
+                nact1, probs1, state, rules, know, seat, legal, m, scratch, abst, out):
+    """_agent_probs for `seat`, reading the agent's table for that seat."""
+    if seat == 0:
+        return _agent_probs(kind, params, slots0, keys0, offset0, nact0, probs0, state,
+                            rules, know, seat, legal, m, scratch, abst, out)
+    return _agent_probs(kind, params, slots1, keys1, offset1, nact1, probs1, state, rules,
+                        know, seat, legal, m, scratch, abst, out)
+
+
+@jit
+def _replay(rules, history):
+    """Core state and knowledge after the action ids in `history` (chance included)."""
+    state = k.initial_state(rules)
+    know = ab.initial_knowledge(state, rules)
+    for a in history:
+        before = state.copy()
+        k.apply_action(state, rules, a)
+        ab.observe(know, before, a, state, rules)
+    return state, know
+
+
+@jit
+def _replay_probs(rules, history, kind, params, slots, keys, offset, nact, probs, out_actions,
+                  out_probs):
+    """The agent's probabilities at the decision reached by `history`; returns how many
+    legal actions were written and the table entry used (-1: none, played uniformly;
+    NO_TABLE for bots): the OpenSpiel policy wrapper's one call."""
+    state, know = _replay(rules, history)
+    seat = k.current_player(state)
+    m = k.legal_actions(state, rules, out_actions)
+    scratch = np.empty((ab.SCRATCH_ROWS, k.MAX_LEGAL), dtype=np.int64)
+    abst = np.empty(k.MAX_LEGAL, dtype=np.int64)
+    e = _agent_probs(kind, params, slots, keys, offset, nact, probs, state, rules, know, seat,
+                     out_actions, m, scratch, abst, out_probs)
+    return m, e
+
+
+@jit
+def _draw(actions, probs, m):
+    """One of actions[:m] drawn with probabilities probs[:m] (never one of probability
+    0, even when rounding leaves the running sum short of 1)."""
+    r = np.random.random()
+    acc = 0.0
+    last = -1
+    for i in range(m):
+        if probs[i] > 0.0:
+            last = i
+            acc += probs[i]
+            if r < acc:
+                return actions[i]
+    return actions[last]
+
+
+@jit
+def _decision_kind(phase):
+    if phase == k.PH_TURN:
+        return DK_TURN
+    if phase == k.PH_AFTER_PEEK:
+        return DK_AFTER_PEEK
+    if phase == k.PH_RESPOND:
+        return DK_RESPOND
+    return DK_POWER
+
+
+@jit
+def _count_coverage(coverage, phase, entry, visits, min_visits):
+    """Count one table decision by kind and by how much its entry was trained."""
+    if entry == NO_TABLE:
+        return
+    if entry < 0:
+        c = COV_NONE
+    elif visits[entry] >= min_visits:
+        c = COV_LEARNED
+    else:
+        c = COV_THIN
+    coverage[_decision_kind(phase), c] += 1
+
+
+@jit
+def _play(rules, rounds, seed, a_seat, kinds, params, slots0, keys0, offset0, nact0, probs0,
+          visits0, slots1, keys1, offset1, nact1, probs1, visits1, min_visits, results,
+          lengths, coverage):
+    """Play `rounds` rounds with agent 0 in seat `a_seat` and agent 1 in the other.
+
+    results[0..2] += (agent 0 wins, draws, agent 1 wins); results[3] += turn-cap draws;
+    lengths[t] += rounds that lasted t turns; coverage[agent, DK_*, COV_*] += table
+    decisions by kind and by the updates of the entry played (visits*, at least
+    `min_visits` counts as learned).
+    """
+    np.random.seed(seed)
+    legal = np.empty(k.MAX_LEGAL, dtype=np.int64)
+    chance_p = np.empty(k.MAX_CHANCE_OUTCOMES, dtype=np.float64)
+    probs = np.empty(k.MAX_LEGAL, dtype=np.float64)
+    scratch = np.empty((ab.SCRATCH_ROWS, k.MAX_LEGAL), dtype=np.int64)
+    abst = np.empty(k.MAX_LEGAL, dtype=np.int64)
+    before = np.empty(k.S_SIZE, dtype=np.int64)
+    for _ in range(rounds):
+        state = k.initial_state(rules)
+        know = ab.initial_knowledge(state, rules)
+        while state[k.S_PHASE] != k.PH_TERMINAL:
+            cur = k.current_player(state)
+            if cur == k.CHANCE_PLAYER:
+                c = k.chance_outcomes(state, rules, legal, chance_p)
+                a = _draw(legal, chance_p, c)
+            else:
+                m = k.legal_actions(state, rules, legal)
+                agent = 0 if cur == a_seat else 1
+                if agent == 0:
+                    e = _agent_probs(kinds[0], params[0], slots0, keys0, offset0, nact0,
+                                     probs0, state, rules, know, cur, legal, m, scratch, abst,
+                                     probs)
+                    _count_coverage(coverage[0], state[k.S_PHASE], e, visits0, min_visits)
+                else:
+                    e = _agent_probs(kinds[1], params[1], slots1, keys1, offset1, nact1,
+                                     probs1, state, rules, know, cur, legal, m, scratch, abst,
+                                     probs)
+                    _count_coverage(coverage[1], state[k.S_PHASE], e, visits1, min_visits)
+                a = _draw(legal, probs, m)
+            before[:] = state
+            k.apply_action(state, rules, a)
+            ab.observe(know, before, a, state, rules)
+        w = state[k.S_WINNER]
+        if w < 0:
+            results[1] += 1
+            if state[k.S_EVENTS] & k.EV_TURN_CAP:
+                results[3] += 1
+        elif w == a_seat:
+            results[0] += 1
+        else:
+            results[2] += 1
+        lengths[state[k.S_TURN]] += 1

@@ -1,0 +1,32 @@
+"""Small kernels every player shares: what a seat knows of a position, and turning
+weights into probabilities. Their own module so that the league players (_league) and
+the bots and tables (_kernels) can both use them without importing each other."""
+
+from __future__ import annotations
+
+from game_def import kernels as k
+from game_def.kernels import jit
+
+from solver.mccfr import kernels as ab
+
+
+@jit
+def _known(know, seat, pos):
+    """The character `seat` knows at `pos`, or -1."""
+    c = know[ab.K_CAND + seat * k.MAX_POSITIONS + pos]
+    if c != 0 and (c & (c - 1)) == 0:
+        b = 0
+        while (c >> b) != 1:
+            b += 1
+        return b
+    return -1
+
+
+@jit
+def _spread(out, legal, m, weights):
+    """Normalise weights[:m] into out[:m] (uniform if they are all zero)."""
+    total = 0.0
+    for i in range(m):
+        total += weights[i]
+    for i in range(m):
+        out[i] = weights[i] / total if total > 0 else 1.0 / m

@@ -1,0 +1,210 @@
+"""Agents: the baseline bots and abstracted (Monte Carlo CFR) strategies, usable in
+numba tournaments and, through `AgentPolicy`, as OpenSpiel policies and bots.
+
+Baseline bots (docs/bots.md):
+  uniform   every legal action equally likely;
+  honest    peeks at cards it has not seen, announces what it saw (silent on a Peasant;
+            the Trickster forces Robin or Sheriff), never challenges;
+  paranoid  plays like honest but challenges every announcement;
+  heuristic tracks what it has seen, claims Robin or Sheriff with another card at rate
+            `bluff` (default 0.3), and challenges when the claim is impossible or less
+            likely than `challenge_below` (default 0.3) given the cards it has located.
+Every bot unmasks cards it knows to be in the target camp first, then unknown ones,
+and keeps after a Witch look.
+
+League players (solver.players._league, solver.evaluation.league; docs/bots.md): truthful_challenger,
+silent, counter, leader_bluffer, threshold_challenger[:t=0.5], baiter, tempo.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pyspiel
+from open_spiel.python import policy as os_policy
+
+from game_def import kernels as k
+from game_def.core import rules_array
+from game_def.errors import RobinWoodError
+from game_def.variant import Variant
+
+from solver.players import _kernels as ka
+from solver.players import _league as lg
+from solver.mccfr import kernels as mc
+from solver.mccfr.table_file import read_table
+
+BOTS = ("uniform", "honest", "paranoid", "heuristic")
+LEAGUE_BOTS = ("truthful_challenger", "silent", "counter", "leader_bluffer",
+               "threshold_challenger", "baiter", "tempo")
+BOT_NAMES = BOTS + LEAGUE_BOTS
+_BOT_KIND = {"uniform": ka.UNIFORM, "honest": ka.HONEST, "paranoid": ka.PARANOID,
+             "heuristic": ka.HEURISTIC, "truthful_challenger": lg.TRUTHFUL_CHALLENGER,
+             "silent": lg.SILENT, "counter": lg.COUNTER, "leader_bluffer": lg.LEADER_BLUFFER,
+             "threshold_challenger": lg.THRESHOLD_CHALLENGER, "baiter": lg.BAITER,
+             "tempo": lg.TEMPO}
+# the options each bot takes (`name:option=value,...` in load_agent; defaults in bot())
+_BOT_OPTIONS = {"heuristic": ("bluff", "challenge_below"), "threshold_challenger": ("t",)}
+
+
+class AgentError(RobinWoodError):
+    """An agent that cannot be built or does not fit the game."""
+
+
+@dataclasses.dataclass
+class Agent:
+    """A strategy for both seats. Bots have an empty table; `variant` is None for bots
+    (they play any two-player variant) and the training variant for tables."""
+
+    name: str
+    kind: int
+    params: np.ndarray
+    tables: tuple  # per seat: (slots, keys, offset, nact, probs)
+    variant: Variant | None = None
+    visit_counts: tuple = None   # per seat: training updates of each entry (int64)
+    min_visits: int = 1          # coverage: an entry with this many updates is learned
+
+    def table(self, seat: int):
+        return self.tables[seat]
+
+    def visits(self, seat: int) -> np.ndarray:
+        if self.visit_counts is None:
+            return np.zeros(max(len(self.tables[seat][1]), 1), dtype=np.int64)
+        return self.visit_counts[seat]
+
+
+def _empty_table():
+    return (np.full(1, -1, dtype=np.int64), np.zeros(1, dtype=np.int64),
+            np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64),
+            np.zeros(1, dtype=np.float32))
+
+
+def bot(name: str, bluff: float = 0.3, challenge_below: float = 0.3, t: float = 0.5) -> Agent:
+    """A baseline bot or league player by name (BOT_NAMES). `bluff` and
+    `challenge_below` are the heuristic bot's rates, `t` the threshold_challenger's
+    threshold; the other bots ignore them."""
+    if name not in _BOT_KIND:
+        raise AgentError(f"unknown bot {name!r}: choose one of {', '.join(BOT_NAMES)}")
+    if not 0 <= bluff <= 1 or not 0 <= challenge_below <= 1 or not 0 <= t <= 1:
+        raise AgentError("bot rates must be probabilities in [0, 1]")
+    params = np.zeros(ka.NUM_PARAMS)
+    label = name
+    if name == "heuristic":
+        params[ka.P_BLUFF] = bluff
+        params[ka.P_CHALLENGE] = challenge_below
+        if (bluff, challenge_below) != (0.3, 0.3):
+            label = f"heuristic(bluff={bluff:g},challenge_below={challenge_below:g})"
+    elif name == "threshold_challenger":
+        params[lg.P_THRESHOLD] = t
+        if t != 0.5:
+            label = f"threshold_challenger(t={t:g})"
+    return Agent(label, _BOT_KIND[name], params, (_empty_table(), _empty_table()))
+
+
+def table_agent(name: str, variant: Variant, seat_arrays, visits=None,
+                min_visits: int = 1) -> Agent:
+    """An agent from per-seat (keys, offset, nact, probabilities) arrays; `visits`:
+    per seat, each entry's training updates (for coverage counts)."""
+    tables = []
+    for keys, offset, nact, probs in seat_arrays:
+        keys = np.ascontiguousarray(keys, dtype=np.int64)
+        slots = np.full(1 << max(4, int(2 * len(keys) - 1).bit_length()), -1, dtype=np.int64)
+        mc.rehash(keys, len(keys), slots)
+        tables.append((slots, keys, np.ascontiguousarray(offset, dtype=np.int64),
+                       np.ascontiguousarray(nact, dtype=np.int64),
+                       np.ascontiguousarray(probs, dtype=np.float32)))
+    if visits is not None:
+        visits = tuple(np.ascontiguousarray(v, dtype=np.int64) for v in visits)
+    return Agent(name, ka.TABLE, np.zeros(ka.NUM_PARAMS), tuple(tables), variant, visits,
+                 min_visits)
+
+
+def trained_agent(trainer, name: str = "mccfr") -> Agent:
+    """The average strategy of a Monte Carlo CFR trainer (solver.mccfr.trainer.MCCFRSolver)
+    as a table agent: what its run's table file would load."""
+    seats, visits = trainer.average_strategy()
+    return table_agent(name, trainer.config.variant, seats, visits,
+                       trainer.config.fine_visits)
+
+
+def load_agent(spec: str) -> Agent:
+    """A bot name (optionally with options: `heuristic:bluff=0.2,challenge_below=0.4`,
+    `threshold_challenger:t=0.7`) or a run directory holding a Monte Carlo CFR
+    strategy."""
+    name, _, opts = spec.partition(":")
+    if name in _BOT_KIND:
+        allowed = _BOT_OPTIONS.get(name, ())
+        kwargs = {}
+        for item in filter(None, opts.split(",")):
+            key, _, value = item.partition("=")
+            if key not in allowed:
+                hint = (f"use {' or '.join(o + '=' for o in allowed)}" if allowed
+                        else f"{name} takes no options")
+                raise AgentError(f"unknown bot option {key!r} in {spec!r}: {hint}")
+            try:
+                kwargs[key] = float(value)
+            except ValueError:
+                raise AgentError(f"{key}={value!r} in {spec!r} is not a number") from None
+        return bot(name, **kwargs)
+    path = Path(spec)
+    if not path.is_dir():
+        raise AgentError(f"{spec!r} is neither a bot ({', '.join(BOT_NAMES)}) nor a run "
+                         f"directory")
+    return load_table_agent(path)
+
+
+def load_table_agent(run_dir) -> Agent:
+    """The average strategy of a Monte Carlo CFR run directory."""
+    stored = read_table(run_dir)
+    agent = table_agent(Path(run_dir).name, stored.variant, stored.seats, stored.visits,
+                        stored.min_visits)
+    agent.metadata = stored.metadata
+    return agent
+
+
+class AgentPolicy(os_policy.Policy):
+    """An agent as an open_spiel Policy on `robin_wood` states of its variant: the
+    history is replayed through the numba core to rebuild what the seat knows.
+
+    `table_decisions` counts the calls a table agent answered and `unlearned` those
+    that found no table entry (answered uniformly): a table never plays a situation it
+    did not learn without it being counted."""
+
+    def __init__(self, game: pyspiel.Game, agent: Agent):
+        super().__init__(game, list(range(game.num_players())))
+        variant = getattr(game, "variant", None)
+        if variant is None:
+            raise AgentError(f"{game} is not a robin_wood game")
+        if variant.players != 2 or variant.teams:
+            raise AgentError("agents play two-player rounds")
+        if agent.variant is not None and agent.variant != variant:
+            raise AgentError(f"agent {agent.name} was trained on {agent.variant}, not "
+                             f"{variant}")
+        self.agent = agent
+        self.rules = rules_array(variant)
+        self._actions = np.empty(k.MAX_LEGAL, dtype=np.int64)
+        self._probs = np.empty(k.MAX_LEGAL, dtype=np.float64)
+        self.table_decisions = 0
+        self.unlearned = 0
+
+    def action_probabilities(self, state, player_id=None):
+        player = state.current_player()
+        if player_id is not None and player_id != player:
+            raise AgentError(f"it is seat {player}'s decision, not seat {player_id}'s")
+        history = np.array(state.history(), dtype=np.int64)
+        table = self.agent.table(player)
+        m, entry = ka._replay_probs(self.rules, history, self.agent.kind, self.agent.params,
+                                    *table, self._actions, self._probs)
+        if entry != ka.NO_TABLE:
+            self.table_decisions += 1
+            self.unlearned += entry < 0
+        return {int(a): float(p) for a, p in zip(self._actions[:m], self._probs[:m])}
+
+
+def agent_bot(game: pyspiel.Game, player: int, agent: Agent, seed: int = 0) -> pyspiel.Bot:
+    """The agent as an OpenSpiel bot for one seat (samples from AgentPolicy)."""
+    from open_spiel.python.bots.policy import PolicyBot
+
+    return PolicyBot(player, np.random.RandomState(seed), AgentPolicy(game, agent))
+

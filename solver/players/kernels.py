@@ -1,0 +1,24 @@
+"""The players' kernel interface: how kernels in other packages ask a player to move.
+
+Tournaments, the local best response and the trained exploiter (solver.evaluation), the
+abstraction's exact cost and the sampled analysis (analysis.sampled) play bots, league
+players and table agents inside their own kernels. They use only the names below,
+re-exported from the private `_kernels`: the player kinds, the decision kinds and
+coverage classes a tournament counts (`DK_*`, `COV_*`), and the kernels that give a
+seat's action probabilities and play rounds.
+"""
+
+from ._kernels import (  # noqa: F401  (re-exported layout)
+    COV_LEARNED, COV_NONE, COV_THIN, DK_AFTER_PEEK, DK_POWER, DK_RESPOND, DK_TURN,
+    HEURISTIC, HONEST, NO_TABLE, NUM_COVERAGE, NUM_DECISION_KINDS, NUM_PARAMS, P_BLUFF,
+    P_CHALLENGE, PARANOID, TABLE, UNIFORM,
+)
+from ._kernels import (  # noqa: F401  (re-exported kernels)
+    _agent_probs as agent_probs,
+    _draw as draw,
+    _play as play,
+    _replay as replay,
+    _replay_probs as replay_probs,
+    _seat_probs as seat_probs,
+    _table_probs as table_probs,
+)
