@@ -8,7 +8,13 @@ import time
 from pathlib import Path
 
 import numba
+from numba.core import caching
 from numba.misc.appdirs import AppDirs
+
+try:
+    import fcntl
+except ImportError:  # Windows: numba's own unlocked saving
+    fcntl = None
 
 # cache=True: compiled kernels are written to disk and reused by later processes
 # (the first JIT of the core costs seconds, a cached load a fraction of it).
@@ -21,7 +27,8 @@ JIT_OPTIONS = dict(cache=True, nogil=True)
 # new, empty directory and a stale kernel can never be found. Nothing is deleted to
 # stay correct, so processes importing at once (pytest -n, sweep workers, a process
 # still running the old code) never remove files another one is loading; numba
-# writes each index/data file to a temporary name and renames it into place.
+# writes each index/data file to a temporary name and renames it into place, and
+# _LockedIndexDataCacheFile makes its update of an index whole.
 # Directories of old digests unused for a week are removed, best effort.
 _ROOT = Path(__file__).resolve().parent.parent
 _KERNEL_DIRS = ("game_def", "solver", "analysis")
@@ -100,6 +107,31 @@ CACHE_DIR = _set_up_cache()
 _OPTIONS = JIT_OPTIONS if CACHE_DIR is not None else dict(JIT_OPTIONS, cache=False)
 
 
+class _LockedIndexDataCacheFile(caching.IndexDataCacheFile):
+    """numba saves an overload by reading the kernel's index, adding the entry and
+    writing the index back, then the data file it numbered from that index. Each file is
+    replaced atomically, but two processes saving overloads of one kernel at once can
+    lose an index entry or number two overloads' data alike, so an index could name the
+    data of another signature. An exclusive lock on a file beside the index makes the
+    update whole; where no lock can be taken, numba's unlocked saving is used."""
+
+    def save(self, key, data):
+        try:
+            lock = open(self._index_path + ".lock", "ab")
+        except OSError:
+            return super().save(key, data)
+        with lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX)  # released on close
+            except OSError:
+                pass
+            return super().save(key, data)
+
+
 def jit(fn):
     """Compile `fn` in nopython mode with the project's options."""
-    return numba.njit(**_OPTIONS)(fn)
+    dispatcher = numba.njit(**_OPTIONS)(fn)
+    cache_file = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
+    if fcntl is not None and type(cache_file) is caching.IndexDataCacheFile:
+        cache_file.__class__ = _LockedIndexDataCacheFile
+    return dispatcher

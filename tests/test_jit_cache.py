@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from numba.core import caching
 
 import game_def
 from game_def import _jit
@@ -25,7 +26,7 @@ PACKAGE = Path(game_def.__file__).resolve().parent
 # Imports game_def, optionally waits for a line on stdin, plays one random round through
 # OpenSpiel (so the kernels compile or load) and prints one JSON line: where game_def
 # came from, the cache directory _jit chose, the cache hits/misses of the kernels and
-# the directories numba caches them in ("None": not cached).
+# the directories numba caches them in ("None": not cached) and the class saving them.
 PLAY = r"""
 import json, random, sys
 import numba, pyspiel
@@ -52,6 +53,8 @@ print(json.dumps(dict(
     hits=sum(sum(k.stats.cache_hits.values()) for k in kernels),
     misses=sum(sum(k.stats.cache_misses.values()) for k in kernels),
     cache_paths=sorted({str(k._cache.cache_path) for k in kernels}),
+    cache_files=sorted({type(getattr(k._cache, "_cache_file", None)).__name__
+                        for k in kernels}),
     returns=state.returns())))
 """
 
@@ -129,6 +132,8 @@ def test_two_processes_importing_at_once_after_a_source_change(tmp_path):
     for result in results:
         _assert_played(result, root)
         assert result["cache_dir"] == str(new_dir)
+        if _jit.fcntl is not None:
+            assert result["cache_files"] == ["_LockedIndexDataCacheFile"]
         # nothing stale was loaded: the new digest's cache started empty, so every
         # kernel either compiled here or came from the other process's fresh write
         assert result["misses"] + result["hits"] > 0
@@ -253,3 +258,33 @@ def test_read_only_install_still_plays(tmp_path, user_cache_writable):
         assert result["cache_dir"] is None
         assert result["cache_paths"] == ["None"] and result["hits"] == 0
 
+
+# Two processes save many overloads of one kernel into one index at once, each its own
+# keys; afterwards every key must be in the index and name its own data.
+SAVE = r"""
+import sys
+from numba.core import caching
+from game_def import _jit
+cls = _jit._LockedIndexDataCacheFile if sys.argv[1] == "locked" else caching.IndexDataCacheFile
+cache_file = cls(sys.argv[2], "kernel", "stamp")
+for i in range(int(sys.argv[4])):
+    cache_file.save((sys.argv[3], i), (sys.argv[3], i))
+"""
+
+
+def _concurrent_saves(tmp_path: Path, kind: str, count: int) -> int:
+    """How many of the two processes' saved keys are lost or name the wrong data."""
+    cache = tmp_path / kind
+    cache.mkdir()
+    env = _env(PACKAGE.parent, tmp_path / "home")
+    procs = [subprocess.Popen([sys.executable, "-c", SAVE, kind, str(cache), name, str(count)],
+                              cwd=PACKAGE.parent, env=env) for name in ("a", "b")]
+    assert [proc.wait(timeout=600) for proc in procs] == [0, 0]
+    reader = caching.IndexDataCacheFile(str(cache), "kernel", "stamp")
+    keys = [(name, i) for name in ("a", "b") for i in range(count)]
+    return sum(reader.load(key) != key for key in keys)
+
+
+@pytest.mark.skipif(_jit.fcntl is None, reason="no fcntl: numba's unlocked saving")
+def test_concurrent_saves_of_one_kernel_keep_the_index_whole(tmp_path):
+    assert _concurrent_saves(tmp_path, "locked", 150) == 0
