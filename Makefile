@@ -52,4 +52,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_core.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info .numba-cache
