@@ -115,6 +115,9 @@ def simulate(variant_text, rounds, matches, seed, as_json, **params):
 @click.option("--levels", type=click.Choice(["fine", "coarse"]), default="fine",
               show_default=True, help="mccfr: abstraction levels (fine: a decision's fine "
               "entry once it is trained enough, its coarse entry before; docs/abstraction.md).")
+@click.option("--sure-wins/--no-sure-wins", default=True, show_default=True,
+              help="mccfr: take sure wins (a located camp unmasked) by rule instead of "
+              "learning them (docs/mccfr.md); --no-sure-wins resumes runs made before it.")
 @click.option("--weighting", type=click.Choice(["none", "linear", "discounted"]),
               default="linear", show_default=True,
               help="mccfr: discount of earlier batches (linear CFR or DCFR).")
@@ -140,9 +143,9 @@ def simulate(variant_text, rounds, matches, seed, as_json, **params):
               help="Recorded with the strategy (the exact solvers are deterministic).")
 @click.option("--json", "as_json", is_flag=True, help="Print the final summary as JSON.")
 def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterations,
-          seconds, minutes, levels, weighting, workers, max_table_gb, snapshot_minutes, out,
-          resume, checkpoint_every, eval_every, max_memory_gb, symmetry, seed,
-          as_json, **params):
+          seconds, minutes, levels, sure_wins, weighting, workers, max_table_gb,
+          snapshot_minutes, out, resume, checkpoint_every, eval_every, max_memory_gb,
+          symmetry, seed, as_json, **params):
     """Solve a two-player variant exactly (CFR family over the full game tree)."""
     from pathlib import Path
 
@@ -154,9 +157,9 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
                                "or --variant 'rspx:max_turns=6'")
     variant = build_variant(variant_text, **params)
     if algo == "mccfr":
-        return _solve_mccfr(variant, out, iterations, seconds, minutes, levels, weighting,
-                            workers, max_table_gb, snapshot_minutes, resume, checkpoint_every,
-                            seed, as_json)
+        return _solve_mccfr(variant, out, iterations, seconds, minutes, levels, sure_wins,
+                            weighting, workers, max_table_gb, snapshot_minutes, resume,
+                            checkpoint_every, seed, as_json)
     if minutes is not None:
         seconds = minutes * 60 if seconds is None else seconds
     config = SolveConfig(
@@ -195,8 +198,9 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
                    f"{summary['peak_memory_bytes'] / 1024**2:,.0f} MiB -> {summary['out']}")
 
 
-def _solve_mccfr(variant, out, iterations, seconds, minutes, levels, weighting, workers,
-                 max_table_gb, snapshot_minutes, resume, checkpoint_every, seed, as_json):
+def _solve_mccfr(variant, out, iterations, seconds, minutes, levels, sure_wins, weighting,
+                 workers, max_table_gb, snapshot_minutes, resume, checkpoint_every, seed,
+                 as_json):
     from pathlib import Path
 
     from solver.mccfr.trainer import MCCFRConfig
@@ -210,8 +214,9 @@ def _solve_mccfr(variant, out, iterations, seconds, minutes, levels, weighting, 
     except ValueError:
         raise click.BadParameter(f"{snapshot_minutes!r} is not a comma-separated list of "
                                  f"minutes, e.g. 5,15,30", param_hint="--snapshot-minutes")
-    config = MCCFRConfig(variant, levels=levels, weighting=weighting, workers=workers,
-                         seed=seed, max_table_bytes=int(max_table_gb * 1024**3))
+    config = MCCFRConfig(variant, levels=levels, sure_wins=sure_wins, weighting=weighting,
+                         workers=workers, seed=seed,
+                         max_table_bytes=int(max_table_gb * 1024**3))
     quiet = as_json
     bar = tqdm(total=seconds, unit="s", file=sys.stderr, disable=quiet or None,
                desc="training", bar_format="{desc}: {percentage:3.0f}%|{bar}| "

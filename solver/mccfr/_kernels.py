@@ -41,6 +41,7 @@ from game_def import kernels as k
 from game_def.kernels import jit
 
 from solver.mccfr import _abstraction as ab
+from solver.mccfr._sure_win import _sure_win
 
 # ----- a seat's table --------------------------------------------------------------------
 Table = namedtuple("Table", ["slots", "keys", "level", "offset", "nact", "visits", "ready",
@@ -77,7 +78,8 @@ CFG_FINE_VISITS = 4       # updates after which a fine entry is played (< 0: coa
 CFG_OWN_AVERAGE = 5       # 1: average strategy at the traverser's own decisions, weighted
                           # by its reach (exploiters: the fixed side learns nothing);
                           # 0: at the opponent's decisions (external sampling's rule)
-CFG_SIZE = 6
+CFG_SURE_WINS = 6         # 1: every seat takes a sure win (solver.mccfr._sure_win) by rule
+CFG_SIZE = 7
 
 MAX_DEPTH = 2048
 
@@ -413,6 +415,13 @@ def _probe(seat, own, opp, cfg, rules, rng, ws, d, action):
             a = _sample_chance(state, rules, legal, sig, rng)
         else:
             m = k.legal_actions(state, rules, legal)
+            w = _sure_win(state, rules, know, cur, legal, m) if cfg[CFG_SURE_WINS] > 0 else -1
+            if w >= 0:
+                a = legal[w]
+                before[:] = state
+                k.apply_action(state, rules, a)
+                ab._observe(know, before, a, state, rules)
+                continue
             fk, ck, n = ab._decision_keys(state, rules, know, cur, legal, m, ws.scratch,
                                           abst)
             if cur == seat:
@@ -497,6 +506,12 @@ def _traverse(seat, own, opp, cfg, rules, rng, ws):
             abst = ws.abst[d]
             m = k.legal_actions(state, rules, legal)
             frames[d, F_LEGAL] = m
+            if cfg[CFG_SURE_WINS] > 0:
+                w = _sure_win(state, rules, ws.knows[d], cur, legal, m)
+                if w >= 0:   # the mover wins whatever follows: played, not learned
+                    _child(ws, d, rules, legal[w])
+                    d += 1
+                    continue
             fk, ck, n = ab._decision_keys(state, rules, ws.knows[d], cur, legal, m,
                                           ws.scratch, abst)
             frames[d, F_ACTIONS] = n

@@ -4,7 +4,7 @@ Table agents (solver.players), the local best response and the trained exploiter
 (solver.evaluation) and the sampled analysis (analysis.sampled) read the same
 abstraction and the same tables as training. They reach them only through the names
 below, re-exported from the private `_abstraction` (information abstraction: what a seat
-knows, its decision keys) and `_kernels` (sampling, tables, regret updates), so that
+knows, its decision keys), `_sure_win` (decisions that surely win) and `_kernels` (sampling, tables, regret updates), so that
 either can change behind this list. Layouts: `K_*` index a seat's knowledge row,
 `FINE`/`COARSE` are the abstraction levels, `M_*` a table's counters, `CFG_*` the
 settings array, `Table` a seat's table (docs/mccfr.md, docs/abstraction.md).
@@ -26,9 +26,10 @@ from ._abstraction import (  # noqa: F401  (re-exported kernels)
 )
 from ._kernels import (  # noqa: F401
     CFG_EXPLORATION, CFG_FINE_VISITS, CFG_MAX_BRANCHING, CFG_OWN_AVERAGE,
-    CFG_PRUNE_BELOW, CFG_PRUNE_PROBABILITY, CFG_SIZE, M_ENTRIES, M_FROZEN, M_SIZE,
+    CFG_PRUNE_BELOW, CFG_PRUNE_PROBABILITY, CFG_SIZE, CFG_SURE_WINS, M_ENTRIES, M_FROZEN, M_SIZE,
     M_SLOT_CAPACITY, M_USED, Table,
 )
+from ._sure_win import _sure_win as sure_win  # noqa: F401
 from ._kernels import (  # noqa: F401
     _below as below,
     _discount as discount,

@@ -34,6 +34,7 @@ class StoredTable:
     seats: list
     visits: list
     min_visits: int
+    sure_wins: bool     # the trainer took sure wins by rule (False for older runs)
 
 
 def save_table(out: Path, solver, metadata: dict) -> None:
@@ -79,5 +80,7 @@ def read_table(run_dir) -> StoredTable:
         if len(v) != len(keys):
             raise StrategyFileError(f"{run_dir / TABLE} is inconsistent (visit counts "
                                     f"do not match the entries); train again or restore it")
-    min_visits = int(meta.get("algorithm", {}).get("fine_visits", 1))
-    return StoredTable(meta, game_def.parse(meta["variant"]), seats, visits, min_visits)
+    algorithm = meta.get("algorithm", {})
+    return StoredTable(meta, game_def.parse(meta["variant"]), seats, visits,
+                       int(algorithm.get("fine_visits", 1)),
+                       bool(algorithm.get("sure_wins", False)))

@@ -47,6 +47,8 @@ class MCCFRConfig:
     probability 0 whose regret is below prune_below.
     levels: "fine" plays a decision's fine entry once it has `fine_visits` updates
     and the coarse entry before that; "coarse" keeps only the coarse level.
+    sure_wins: both seats take a sure win (a located camp unmasked, solver.mccfr.
+    _sure_win) by rule instead of learning it; exact, and it prunes those subtrees.
     """
 
     variant: Variant
@@ -60,6 +62,7 @@ class MCCFRConfig:
     prune_probability: float = 0.0   # off: pruning slowed convergence (docs/mccfr.md)
     levels: str = "fine"
     fine_visits: int = 200
+    sure_wins: bool = True
     batch_iterations: int = 200
     workers: int = 2
     seed: int = 0
@@ -103,7 +106,7 @@ class MCCFRConfig:
                 "max_branching": self.max_branching, "exploration": self.exploration,
                 "prune_below": self.prune_below,
                 "prune_probability": self.prune_probability, "levels": self.levels,
-                "fine_visits": self.fine_visits,
+                "fine_visits": self.fine_visits, "sure_wins": self.sure_wins,
                 "batch_iterations": self.batch_iterations}
 
     def settings_array(self) -> np.ndarray:
@@ -114,6 +117,7 @@ class MCCFRConfig:
         cfg[kern.CFG_PRUNE_BELOW] = self.prune_below
         cfg[kern.CFG_PRUNE_PROBABILITY] = self.prune_probability
         cfg[kern.CFG_FINE_VISITS] = self.fine_visits if self.levels == "fine" else -1
+        cfg[kern.CFG_SURE_WINS] = 1.0 if self.sure_wins else 0.0
         return cfg
 
 

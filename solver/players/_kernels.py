@@ -37,6 +37,7 @@ NUM_COVERAGE = 3
 
 P_BLUFF = 0        # heuristic: probability of claiming Robin/Sheriff with another card
 P_CHALLENGE = 1    # heuristic: challenge when P(claim true | what it knows) is below this
+P_SURE_WINS = 2    # table: 1 to take sure wins by rule (solver.mccfr.kernels.sure_win)
 NUM_PARAMS = 4
 
 
@@ -149,8 +150,16 @@ def _table_probs(slots, keys, offset, nact, probs, state, rules, know, seat, leg
 def _agent_probs(kind, params, slots, keys, offset, nact, probs, state, rules, know, seat,
                  legal, m, scratch, abst, out):
     """Probabilities of the legal actions legal[:m] for `seat`, written into out[:m].
-    Returns the table entry used (-1: none, uniform), NO_TABLE for bots."""
+    Returns the table entry used (-1: none, uniform), NO_TABLE for bots and for a
+    table's sure wins (P_SURE_WINS), which are played by rule, not read from the table."""
     if kind == TABLE:
+        if params[P_SURE_WINS] > 0:
+            w = mc.sure_win(state, rules, know, seat, legal, m)
+            if w >= 0:   # played by rule, as in training: not a table decision
+                for i in range(m):
+                    out[i] = 0.0
+                out[w] = 1.0
+                return NO_TABLE
         return _table_probs(slots, keys, offset, nact, probs, state, rules, know, seat,
                             legal, m, scratch, abst, out)
     if kind == UNIFORM:

@@ -103,9 +103,10 @@ def bot(name: str, bluff: float = 0.3, challenge_below: float = 0.3, t: float = 
 
 
 def table_agent(name: str, variant: Variant, seat_arrays, visits=None,
-                min_visits: int = 1) -> Agent:
+                min_visits: int = 1, sure_wins: bool = False) -> Agent:
     """An agent from per-seat (keys, offset, nact, probabilities) arrays; `visits`:
-    per seat, each entry's training updates (for coverage counts)."""
+    per seat, each entry's training updates (for coverage counts); `sure_wins`: take
+    sure wins by rule, as a trainer with MCCFRConfig.sure_wins did."""
     tables = []
     for keys, offset, nact, probs in seat_arrays:
         keys = np.ascontiguousarray(keys, dtype=np.int64)
@@ -116,8 +117,9 @@ def table_agent(name: str, variant: Variant, seat_arrays, visits=None,
                        np.ascontiguousarray(probs, dtype=np.float32)))
     if visits is not None:
         visits = tuple(np.ascontiguousarray(v, dtype=np.int64) for v in visits)
-    return Agent(name, ka.TABLE, np.zeros(ka.NUM_PARAMS), tuple(tables), variant, visits,
-                 min_visits)
+    params = np.zeros(ka.NUM_PARAMS)
+    params[ka.P_SURE_WINS] = 1.0 if sure_wins else 0.0
+    return Agent(name, ka.TABLE, params, tuple(tables), variant, visits, min_visits)
 
 
 def trained_agent(trainer, name: str = "mccfr") -> Agent:
@@ -125,7 +127,7 @@ def trained_agent(trainer, name: str = "mccfr") -> Agent:
     as a table agent: what its run's table file would load."""
     seats, visits = trainer.average_strategy()
     return table_agent(name, trainer.config.variant, seats, visits,
-                       trainer.config.fine_visits)
+                       trainer.config.fine_visits, trainer.config.sure_wins)
 
 
 def load_agent(spec: str) -> Agent:
@@ -158,7 +160,7 @@ def load_table_agent(run_dir) -> Agent:
     """The average strategy of a Monte Carlo CFR run directory."""
     stored = read_table(run_dir)
     agent = table_agent(Path(run_dir).name, stored.variant, stored.seats, stored.visits,
-                        stored.min_visits)
+                        stored.min_visits, stored.sure_wins)
     agent.metadata = stored.metadata
     return agent
 

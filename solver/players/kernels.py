@@ -11,7 +11,7 @@ seat's action probabilities and play rounds.
 from ._kernels import (  # noqa: F401  (re-exported layout)
     COV_LEARNED, COV_NONE, COV_THIN, DK_AFTER_PEEK, DK_POWER, DK_RESPOND, DK_TURN,
     HEURISTIC, HONEST, NO_TABLE, NUM_COVERAGE, NUM_DECISION_KINDS, NUM_PARAMS, P_BLUFF,
-    P_CHALLENGE, PARANOID, TABLE, UNIFORM,
+    P_CHALLENGE, P_SURE_WINS, PARANOID, TABLE, UNIFORM,
 )
 from ._kernels import (  # noqa: F401  (re-exported kernels)
     _agent_probs as agent_probs,
