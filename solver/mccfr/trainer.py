@@ -223,6 +223,31 @@ class SeatTable:
         kern._rehash(table.keys, e, table.slots)
         return table
 
+    @classmethod
+    def from_strategy(cls, keys, offset, nact, probs, visits, weight: float) -> "SeatTable":
+        """A table warm-started from a strategy (Brown and Sandholm 2016, "Strategy-based
+        warm starting for regret minimization"): every entry of the strategy, with
+        regrets and average sums `weight` times its probabilities, so that regret
+        matching plays the strategy until updates say otherwise, and its visits (fine
+        entries stay playable). A strategy file does not record levels: the entries are
+        marked coarse (lookups go by key; only `level_counts` sees the difference)."""
+        e = len(keys)
+        a = int(np.sum(nact))
+        table = cls(max(2 * e, 1 << 14), max(2 * a, 1 << 17))
+        table.keys[:e] = keys
+        table.level[:e] = COARSE
+        table.nact[:e] = nact
+        table.offset[:e] = np.concatenate(([0], np.cumsum(nact)[:-1])) if e else []
+        table.visits[:e] = visits[:e] if len(visits) >= e else 0
+        for i in range(e):
+            src, dst, n = int(offset[i]), int(table.offset[i]), int(nact[i])
+            table.regret[dst:dst + n] = weight * probs[src:src + n]
+            table.ssum[dst:dst + n] = weight * probs[src:src + n]
+        table.meta[kern.M_ENTRIES] = e
+        table.meta[kern.M_USED] = a
+        kern._rehash(table.keys, e, table.slots)
+        return table
+
     def average_strategy(self) -> np.ndarray:
         """Normalised average strategy per action slot (the current strategy where an
         entry has no average yet)."""
