@@ -31,10 +31,10 @@ __all__ = ["profile_statistics_sampled"]
 
 
 @jit
-def _self_play(rules, rounds, seed, kind, params, slots0, keys0, offset0, nact0, probs0,
-               slots1, keys1, offset1, nact1, probs1, counts):
-    """Play `rounds` rounds with both seats following the agent (seat s uses its table
-    s); record every decision, edge and end into `counts` with weight 1."""
+def _self_play(rules, rounds, seed, seats, counts):
+    """Play `rounds` rounds with both seats following the agent (`seats`: its player in
+    each seat, solver.players.kernels.Seats); record every decision, edge and end into
+    `counts` with weight 1."""
     np.random.seed(seed)
     actions = np.empty(max(k.MAX_LEGAL, k.MAX_CHANCE_OUTCOMES), dtype=np.int64)
     probs = np.empty(max(k.MAX_LEGAL, k.MAX_CHANCE_OUTCOMES), dtype=np.float64)
@@ -52,9 +52,8 @@ def _self_play(rules, rounds, seed, kind, params, slots0, keys0, offset0, nact0,
                 m = k.chance_outcomes(state, rules, actions, probs)
             else:
                 m = k.legal_actions(state, rules, actions)
-                ka.seat_probs(kind, params, slots0, keys0, offset0, nact0, probs0, slots1,
-                               keys1, offset1, nact1, probs1, state, rules, know, cur, actions,
-                               m, scratch, abst, probs)
+                ka.seat_probs(seats, state, rules, know, cur, actions, m, scratch, abst,
+                              probs)
                 _record_decision(counts, state, rules, actions, probs, m, 1.0)
             a = ka.draw(actions, probs, m)
             before[:] = state
@@ -105,7 +104,7 @@ def profile_statistics_sampled(run_dir_or_agent, rounds: int = 100_000, seed: in
         raise AgentError(f"rounds must be a positive whole number, got {rounds}")
     rounds = int(rounds)
     rules = rules_array(variant)
-    params = np.asarray(agent.params, dtype=np.float64)
+    seats = agent.seats()
     halves = (rounds - rounds // 2, rounds // 2)
     seeds = np.random.SeedSequence(seed).generate_state(2, dtype=np.uint32)
     parts = [counts_for(variant), counts_for(variant)]
@@ -114,8 +113,7 @@ def profile_statistics_sampled(run_dir_or_agent, rounds: int = 100_000, seed: in
     def play(i: int) -> None:
         try:
             if halves[i]:
-                _self_play(rules, halves[i], int(seeds[i]), agent.kind, params,
-                           *agent.table(0), *agent.table(1), parts[i])
+                _self_play(rules, halves[i], int(seeds[i]), seats, parts[i])
         except BaseException as e:  # re-raised in the caller's thread
             errors.append(e)
 

@@ -60,15 +60,14 @@ class StrategyValues:
         t = tree
         self.value = node_values(t, strategy)
         self.reach = np.empty(t.num_nodes)
-        without0, without1 = np.empty(t.num_nodes), np.empty(t.num_nodes)
-        kv._reach(t.kind, t.player, t.infoset, t.first_child, t.num_children, t.edge_prob,
-                  t.infoset_offset, strategy, self.reach, without0, without1)
+        arrays = kv.tree_arrays(t)
+        reach = kv.Reach(self.reach, np.empty(t.num_nodes), np.empty(t.num_nodes))
+        kv._reach(arrays, strategy, reach)
         self.weight = np.zeros(t.num_infosets)
         self.weighted_value = np.zeros(t.num_action_slots)
         self.infoset_reach = np.zeros(t.num_infosets)
-        kv._infoset_sums(t.kind, t.player, t.infoset, t.first_child, t.num_children,
-                         t.infoset_offset, self.value, self.reach, without0, without1,
-                         self.weight, self.weighted_value, self.infoset_reach)
+        kv._infoset_sums(arrays, self.value, reach,
+                         kv.InfosetSums(self.weight, self.weighted_value, self.infoset_reach))
 
     @classmethod
     def from_run(cls, run_dir) -> "StrategyValues":

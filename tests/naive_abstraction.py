@@ -1,11 +1,14 @@
 """Plain-Python twin of the information abstraction (docs/abstraction.md).
 
-Written from the document, not from solver/mccfr/_abstraction.py: a player's knowledge is
-rebuilt by reading that player's information-state string token by token, and the
-state contributes only public facts (face-up cards, strikes, turns played, the phase
-and the public fields of the pending decision). The integer encoding of the features
-is the kernel's (docs/abstraction.md, "Per-position code"), so the two can be compared
-value for value.
+Written from the documents, not from solver/mccfr/_abstraction.py, and reading nothing
+of the core's state: a player's knowledge, this turn's peek, claim, power and picks are
+rebuilt by reading that player's information-state string token by token
+(docs/game-interface.md, "Information state strings"); the public facts of the moment
+(phase, turn, strikes, face-up cards, the announcement and the power running) come from
+the player's observation string ("Observation strings"); the deck from the variant.
+It imports nothing private of game_def and nothing of solver. The integer encoding of
+the features is the kernel's (docs/abstraction.md, "The fine key"), so the two can be
+compared value for value.
 
     glob, codes = features(state, player)          # state: a robin_wood state
     coarse = coarse_features(state, player)        # the coarse key's features
@@ -16,7 +19,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from game_def import _core as k
 from game_def.characters import NAMES
 
 NUM_CHARACTERS = 10
@@ -29,6 +31,9 @@ POWER = 1 << 17                           # the card whose power runs
 PICKED = 1 << 18                          # the power's first pick
 KIND_SHIFT = 20                           # abstract classes: (action kind, code)
 TURN_EDGES = (2, 4, 8, 16)               # bucket b: turns played >= TURN_EDGES[b-1]
+# phase ids of the decisions (docs/abstraction.md, "The fine key": core phase id)
+PHASES = {"turn": 0, "after_peek": 1, "respond": 2, "reveal": 4, "pick": 5,
+          "witch_choice": 6}
 
 PARTIAL = 1 << 19                         # action code of a card known as one of two
 CANDIDATES = (1 << NUM_CHARACTERS) - 1
@@ -75,24 +80,56 @@ class _Turn:
     picks: list[int] = field(default_factory=list)
 
 
-def initial_face_up(rules) -> list[int]:
-    """Positions face up when the round starts (Traitors): part of the public variant."""
-    n = int(rules[k.R_N])
-    if rules[k.R_HAS_LAYOUT]:
-        return [p for p in range(n) if rules[k.R_LAYOUT + p] == TRAITOR]
-    return list(range(n - int(rules[k.R_COUNTS + TRAITOR]), n))
+def initial_face_up(variant) -> list[int]:
+    """Positions face up when the round starts (Traitors): part of the public variant
+    (docs/rules.md, "Deal": the lazy deal puts the Traitors face up at the last positions)."""
+    n = variant.num_positions
+    if variant.layout:
+        return [p for p in range(n) if int(variant.layout[p]) == TRAITOR]
+    return list(range(n - int(variant.counts[TRAITOR]), n))
 
 
-def view_from_record(record: str, player: int, rules, hidden_step_pending: bool) -> View:
-    """`player`'s knowledge after the events of their information-state string.
+@dataclass
+class Board:
+    """The public facts of the moment, read from a player's observation string:
+    "P<p> | turn <t>/<max> actor <a> phase <name> strikes <s0>,<s1> | <pos>:<name or ?>
+    ... [| peeked <p>] [| announced <name>] [| power <name>] [| responder <r>] [| hand ..]"
+    """
+
+    phase: str
+    turns: int
+    strikes: list[int]
+    face_up: list[bool]
+    announced: int              # the character announced, -1 none
+    power: int                  # the power running, -1 none
+
+
+def board(state, player: int) -> Board:
+    parts = state.observation_string(player).split(" | ")
+    assert parts[0] == f"P{player}", parts
+    head = parts[1].split()
+    assert head[0::2] == ["turn", "actor", "phase", "strikes"], head
+    cells = parts[2].split()
+    face_up = [cell.split(":")[1] != "?" for cell in cells]
+    extra = dict(part.split(" ", 1) for part in parts[3:])
+    return Board(phase=head[5], turns=int(head[1].split("/")[0]),
+                 strikes=[int(x) for x in head[7].split(",")], face_up=face_up,
+                 announced=CHAR_ID[extra["announced"]] if "announced" in extra else -1,
+                 power=CHAR_ID[extra["power"]] if "power" in extra else -1)
+
+
+def view_from_record(record: str, player: int, variant,
+                     hidden_step_pending: bool) -> tuple[View, _Turn]:
+    """`player`'s knowledge after the events of their information-state string, and
+    what the record says of the turn in progress.
 
     hidden_step_pending: the round is waiting on the step the player cannot see that
     follows the last recorded event (the Deputy's shuffle, the other seat's keep/swap),
     so that step has not happened yet.
     """
-    n = int(rules[k.R_N])
+    n = variant.num_positions
     view = View([FULL] * n, [False] * n, [-1] * n)
-    for p in initial_face_up(rules):
+    for p in initial_face_up(variant):
         view.cand[p] = 1 << TRAITOR
     tokens = record.split("; ")
     assert tokens[0] == f"P{player}", record
@@ -162,38 +199,40 @@ def view_from_record(record: str, player: int, rules, hidden_step_pending: bool)
             raise ValueError(f"unknown token {token!r} in {record!r}")
     if not hidden_step_pending:
         settle()
-    return view
+    return view, turn
+
+
+def _read(state, player: int):
+    """(variant, board, view, turn) of `player` at `state`: everything the twin uses."""
+    variant = state.get_game().variant
+    assert variant.players == 2 and not variant.teams, "two players only"
+    now = board(state, player)
+    # the other seat's keep/swap (and a shuffle) follow the last token this seat sees
+    view, turn = view_from_record(state.information_state_string(player), player, variant,
+                                  now.phase in ("shuffle", "witch_choice"))
+    return variant, now, view, turn
 
 
 def features(state, player: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(global features, sorted position codes) of `player`'s view of a two-player state."""
-    game = state.get_game()
-    rules = game.rules
-    assert int(rules[k.R_PLAYERS]) == 2 and not rules[k.R_TEAMS], "two players only"
-    core = state.core_state
-    phase = int(core[k.S_PHASE])
-    hidden_pending = phase in (k.PH_SHUFFLE, k.PH_WITCH_CHOICE)
-    view = view_from_record(state.information_state_string(player), player, rules,
-                            hidden_pending)
-    codes = position_codes(state, view)
-    strikes = state.strikes
-    if phase == k.PH_RESPOND:
-        detail = int(core[k.S_ANNOUNCED])
-    elif phase in (k.PH_REVEAL, k.PH_PICK, k.PH_WITCH_CHOICE):
-        detail = int(core[k.S_POWER])
+    _, now, view, turn = _read(state, player)
+    codes = position_codes(now, view, turn)
+    if now.phase == "respond":
+        detail = now.announced
+    elif now.phase in ("reveal", "pick", "witch_choice"):
+        detail = now.power
     else:
         detail = -1
-    glob = (player, phase, strikes[player], strikes[1 - player],
-            turn_bucket(state.turns_played), detail)
+    glob = (player, PHASES[now.phase], now.strikes[player], now.strikes[1 - player],
+            turn_bucket(now.turns), detail)
     return glob, tuple(sorted(codes))
 
 
-def position_codes(state, view: View) -> list[int]:
-    """Unsorted code of each position for a seat's view (docs/abstraction.md)."""
-    core = state.core_state
-    phase = int(core[k.S_PHASE])
+def position_codes(now: Board, view: View, turn: _Turn) -> list[int]:
+    """Unsorted code of each position for a seat's view (docs/abstraction.md): the
+    roles are this turn's peek, the power's card and its first pick, from the record."""
     codes = []
-    for p, up in enumerate(state.face_up):
+    for p, up in enumerate(now.face_up):
         known = bin(view.cand[p]).count("1") == 1
         c = 0 if view.cand[p] == FULL else view.cand[p]
         if up:
@@ -202,26 +241,22 @@ def position_codes(state, view: View) -> list[int]:
             c |= OTHER_LOOKED if view.looked[p] else 0
             c |= (view.claim[p] + 1) << CLAIM_SHIFT
         codes.append(c)
-    roles = [(k.S_PEEK_POS, PEEKED), (k.S_PICK, PICKED)]
-    if phase not in (k.PH_TURN, k.PH_AFTER_PEEK, k.PH_RESPOND):
-        roles.append((k.S_POWER_POS, POWER))
-    if phase != k.PH_TURN:
-        for f, bit in roles:
-            if core[f] >= 0:
-                codes[int(core[f])] |= bit
+    if now.phase != "turn":
+        roles = [(turn.peek, PEEKED), (turn.picks[0] if turn.picks else -1, PICKED)]
+        if now.phase not in ("after_peek", "respond"):
+            roles.append((turn.power_pos, POWER))
+        for pos, bit in roles:
+            if pos >= 0:
+                codes[pos] |= bit
     return codes
 
 
 def abstract_actions(state, player: int) -> dict[int, int]:
     """Legal action -> abstract action: position actions by the rank of their distinct
     (kind, action code), then the other actions one each, in id order."""
-    n = int(state.get_game().rules[k.R_N])
-    rules = state.get_game().rules
-    core = state.core_state
-    hidden_pending = int(core[k.S_PHASE]) in (k.PH_SHUFFLE, k.PH_WITCH_CHOICE)
-    view = view_from_record(state.information_state_string(player), player, rules,
-                            hidden_pending)
-    codes = [action_code(c) for c in position_codes(state, view)]
+    variant, now, view, turn = _read(state, player)
+    n = variant.num_positions
+    codes = [action_code(c) for c in position_codes(now, view, turn)]
     legal = state.legal_actions()
     classes = sorted({(a // n, codes[a % n]) for a in legal if a < 4 * n})
     out = {a: classes.index((a // n, codes[a % n])) for a in legal if a < 4 * n}
@@ -251,11 +286,8 @@ def coarse_features(state, player: int) -> tuple[int, ...]:
     """The coarse key's features of `player`'s decision (docs/abstraction.md, "The coarse
     key"): focus, located cards of each camp, opponent-looked cards, claim left; -1
     where the decision does not use one."""
-    rules = state.get_game().rules
-    core = state.core_state
-    phase = int(core[k.S_PHASE])
-    view = view_from_record(state.information_state_string(player), player, rules,
-                            phase in (k.PH_SHUFFLE, k.PH_WITCH_CHOICE))
+    variant, now, view, turn = _read(state, player)
+    phase = now.phase
 
     def exact(p):
         cand = view.cand[p]
@@ -265,19 +297,19 @@ def coarse_features(state, player: int) -> tuple[int, ...]:
     known = [exact(p) for p in range(n)]
     located_r = sum(1 for c in known if c in ROBIN_CAMP)
     located_s = sum(1 for c in known if c in SHERIFF_CAMP)
-    looked = sum(1 for p in range(n) if known[p] < 0 and not state.face_up[p]
+    looked = sum(1 for p in range(n) if known[p] < 0 and not now.face_up[p]
                  and view.looked[p])
     out = [-1] * 5
-    pos = int(core[k.S_PEEK_POS])
-    if phase in (k.PH_AFTER_PEEK, k.PH_RESPOND) and pos >= 0:
+    pos = turn.peek
+    if phase in ("after_peek", "respond") and pos >= 0:
         out[0] = (known[pos] + 1) | (int(view.looked[pos]) << 4) | (
             (view.claim[pos] + 1) << 5)
-    if phase != k.PH_RESPOND:
+    if phase != "respond":
         out[1], out[2] = located_r, located_s
-    if phase in (k.PH_TURN, k.PH_AFTER_PEEK, k.PH_RESPOND):
+    if phase in ("turn", "after_peek", "respond"):
         out[3] = min(looked, MAX_LOOKED)
-    if phase == k.PH_RESPOND:
-        said = int(core[k.S_ANNOUNCED])
+    if phase == "respond":
+        said = now.announced
         elsewhere = sum(1 for p in range(n) if p != pos and known[p] == said)
-        out[4] = min(int(rules[k.R_COUNTS + said]) - elsewhere, 2)
+        out[4] = min(int(variant.counts[said]) - elsewhere, 2)
     return tuple(out)

@@ -13,6 +13,7 @@ from solver.exact.policy import StrategyPolicy
 from solver.exact.robinwood_tree import build_robinwood_tree
 from solver.exact.job import SolveConfig, solve
 from solver.exact.symmetry import PositionSymmetry
+from solver.strategies import load_strategy
 
 SILENT = len(Character)
 
@@ -99,10 +100,27 @@ def test_tables_are_distributions_and_agree_with_the_solver(tmp_path):
     assert stats.outcome.sum() == pytest.approx(1.0)
     assert stats.length.sum() == pytest.approx(1.0)
     assert stats.outcomes()["seat0_value"][0] == pytest.approx(summary["value"], abs=1e-12)
+    # The rates, per announced character, against the brute-force walk of the stored
+    # strategy as an OpenSpiel policy: P(challenge | announced) and P(the peeked card
+    # is another character | announced).
+    announce, challenge, _ = brute_force(game_def.load_game(summary["variant"]),
+                                         load_strategy(tmp_path))
     rates = stats.challenge_rates()
-    assert ((rates["challenge_rate"] >= 0) & (rates["challenge_rate"] <= 1)).all()
     bluffs = stats.bluff_rates()
-    assert ((bluffs["bluff_rate"] >= 0) & (bluffs["bluff_rate"] <= 1)).all()
+    compared = 0
+    for c in game_def.parse(summary["variant"]).announceable:
+        offered = challenge[c].sum()
+        if offered > 0:
+            assert rates.loc[c.label, "challenge_rate"] == pytest.approx(
+                challenge[c, :, 1].sum() / offered, abs=1e-9)
+        said = announce[:, :, c].sum()
+        if said > 0:
+            assert bluffs.loc[c.label, "bluff_rate"] == pytest.approx(
+                1 - announce[:, c, c].sum() / said, abs=1e-9)
+            compared += 0 < bluffs.loc[c.label, "bluff_rate"] < 1
+    assert compared >= 2          # rates strictly between 0 and 1 were compared
+    assert rates.loc["all", "challenge_rate"] == pytest.approx(
+        challenge[..., 1].sum() / challenge.sum(), abs=1e-9)
     # The Trickster is never announced and the Traitor is never peeked silently here.
     assert "Trickster" not in matrix.columns and "Traitor" not in matrix.index
 

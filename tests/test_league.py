@@ -74,8 +74,8 @@ def _sweep(variant, rounds: int, seed: int) -> set[int]:
                         m = k._legal_actions(state, rules, legal)
                         agent = agents[seat]
                         out[:] = np.nan
-                        ka._agent_probs(agent.kind, agent.params, *agent.table(seat), state,
-                                        rules, know, seat, legal, m, scratch, abst, out)
+                        ka._agent_probs(agent.player(seat), state, rules, know, seat, legal,
+                                        m, scratch, abst, out)
                         p = out[:m]
                         assert np.isnan(out[m:]).all(), (name, other, state)
                         assert np.isfinite(p).all() and (p >= 0).all(), (name, other, p)

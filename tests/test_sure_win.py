@@ -34,7 +34,7 @@ def twin_sure_wins(state, player: int) -> tuple[set[int], set[int]]:
     win next), from what `player` knows: docs/rules.md, "Powers"."""
     variant = state.get_game().variant
     record = state.information_state_string(player)
-    view = naive.view_from_record(record, player, state.get_game().rules, False)
+    view, _ = naive.view_from_record(record, player, variant, False)
 
     def located(p):
         c = view.cand[p]
@@ -204,9 +204,8 @@ def _probabilities(agent, state, know) -> dict[int, float]:
     scratch = np.zeros((mk.SCRATCH_ROWS, gk.MAX_LEGAL), dtype=np.int64)
     abst = np.zeros(gk.MAX_LEGAL, dtype=np.int64)
     seat = state.current_player()
-    table = agent.tables[seat]
-    ka.agent_probs(agent.kind, agent.params, *table, state.core_state,
-                   state.get_game().rules, know, seat, legal, m, scratch, abst, out)
+    ka.agent_probs(agent.player(seat), state.core_state, state.get_game().rules, know, seat,
+                   legal, m, scratch, abst, out)
     return {int(a): float(p) for a, p in zip(legal, out)}
 
 

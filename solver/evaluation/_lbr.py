@@ -8,9 +8,11 @@ legal action (position actions grouped by what it knows of the position) by appl
 in particles drawn from the belief and finishing the round with a fixed continuation
 (the LBR seat plays a bot, the opponent plays the agent); it takes the best.
 
-The agent is a tuple (kind, params, slots, keys, offset, nact, probs) read through
-solver.players._kernels._agent_probs only: a black box. The continuation is (kind, params) of a
-bot. All randomness comes from a splitmix64 stream per call (`rng`, one uint64), so a
+The kernels take a few structures: the `Match` (the rules, the LBR seat, the agent it
+faces, the continuation, the settings), the `Belief` (particles and weights) and the
+`Workspace` (every scratch array, allocated once). The agent and the continuation bot
+are players (solver.players.kernels.Player) read through solver.players.kernels.agent_probs
+only: black boxes. All randomness comes from a splitmix64 stream per call (`rng`, one uint64), so a
 seed gives the same rounds on one thread or two. The wrapper is solver/evaluation/lbr.py; the
 method and its limits are in docs/lbr.md.
 """
@@ -69,6 +71,17 @@ _PUBLIC_FIELDS = np.array([k.S_PHASE, k.S_ACTOR, k.S_TURN, k.S_PEEK_POS, k.S_ANN
                            k.S_WINNER, k.S_EXTRA], dtype=np.int64)
 
 
+# ===== structures =========================================================================
+# The belief: `state[i]`, `know[i]` a particle's core state and both seats' knowledge,
+# `pend[i]` 1 while it waits to deal a card the opponent peeked in private, `w[i]` its
+# weight.
+Belief = namedtuple("Belief", ["state", "know", "pend", "w"])
+# One LBR seat's match: the core's rules array, the LBR seat, the agent in the other
+# seat and the continuation bot the LBR seat plays after its lookahead step (players of
+# solver.players.kernels), the settings (int64, G_*).
+Match = namedtuple("Match", ["rules", "lbr", "agent", "cont", "cfg"])
+
+
 # ===== random stream: the Monte Carlo CFR kernels' splitmix64 (_uniform, _below) =========
 @jit
 def _pick(values, probs, m, rng):
@@ -87,17 +100,9 @@ def _pick(values, probs, m, rng):
 
 # ===== small pieces =======================================================================
 @jit
-def _probs_of(agent, state, rules, know, seat, legal, m, scratch, abst, out):
-    """The agent's probabilities over legal[:m] (the black-box call)."""
-    ka.agent_probs(agent[0], agent[1], agent[2], agent[3], agent[4], agent[5], agent[6],
-                    state, rules, know, seat, legal, m, scratch, abst, out)
-
-
-@jit
-def _cont_probs(cont, agent, state, rules, know, seat, legal, m, scratch, abst, out):
-    """The continuation bot's probabilities (bots ignore the table arguments)."""
-    ka.agent_probs(cont[0], cont[1], agent[2], agent[3], agent[4], agent[5], agent[6],
-                    state, rules, know, seat, legal, m, scratch, abst, out)
+def _probs_of(player, state, rules, know, seat, legal, m, ws, out):
+    """A player's probabilities over legal[:m] (the black-box call)."""
+    ka.agent_probs(player, state, rules, know, seat, legal, m, ws.scratch, ws.abst, out)
 
 
 @jit
@@ -154,21 +159,18 @@ def _record(rec, action, actor, looker, state, rules, lbr):
 
 # ===== rollouts ===========================================================================
 @jit
-def _rollout(state, know, rules, lbr, agent, cont, rng, ws):
+def _rollout(state, know, match, rng, ws):
     """Finish the round from `state` (modified): the LBR seat plays the continuation bot,
     the other seat the agent; the LBR seat's payoff."""
+    rules, lbr = match.rules, match.lbr
     while state[k.S_PHASE] != k.PH_TERMINAL:
         if _is_chance(state):
             _sample_chance(state, know, rules, rng, ws)
             continue
         cur = k.current_player(state)
         m = k.legal_actions(state, rules, ws.legal2)
-        if cur == lbr:
-            _cont_probs(cont, agent, state, rules, know, cur, ws.legal2, m, ws.scratch,
-                        ws.abst, ws.probs2)
-        else:
-            _probs_of(agent, state, rules, know, cur, ws.legal2, m, ws.scratch, ws.abst,
-                      ws.probs2)
+        player = match.cont if cur == lbr else match.agent
+        _probs_of(player, state, rules, know, cur, ws.legal2, m, ws, ws.probs2)
         _step(state, know, rules, _pick(ws.legal2, ws.probs2, m, rng), ws.before)
     return _payoff(state, lbr)
 
@@ -183,12 +185,13 @@ def _find(legal, m, a):
 
 
 @jit
-def _resolve_pending(st, kn, rules, action, opp, agent, ws, rng):
+def _resolve_pending(st, kn, match, action, ws, rng):
     """A particle paused at the deal of a card the opponent peeked in private: deal it
     jointly with the opponent's next (visible) action. Each candidate identity c gets
     prior pool[c]/total times the agent's probability of `action` having seen c; one is
     drawn in proportion and the particle's weight is multiplied by their sum (the fully
     adapted proposal: no particle is wasted on a card the action rules out)."""
+    rules, opp = match.rules, 1 - match.lbr
     total = 0
     for c in range(k.NUM_CHARACTERS):
         total += st[k.S_POOL + c]
@@ -207,8 +210,7 @@ def _resolve_pending(st, kn, rules, action, opp, agent, ws, rng):
             m = k.legal_actions(cs, rules, ws.legal2)
             i = _find(ws.legal2, m, action)
             if i >= 0:
-                _probs_of(agent, cs, rules, ck, opp, ws.legal2, m, ws.scratch, ws.abst,
-                          ws.probs2)
+                _probs_of(match.agent, cs, rules, ck, opp, ws.legal2, m, ws, ws.probs2)
                 wc = st[k.S_POOL + c] / total * ws.probs2[i]
         ws.cand_w[nc] = wc
         weight_sum += wc
@@ -230,10 +232,11 @@ def _resolve_pending(st, kn, rules, action, opp, agent, ws, rng):
 
 
 @jit
-def _advance(st, kn, pend, i, rec, rules, lbr, agent, ws, rng):
+def _advance(st, kn, pend, i, rec, match, ws, rng):
     """Move particle i through one observed step; returns the factor its weight is
     multiplied by (0 when the particle cannot have produced the observation)."""
-    opp = 1 - lbr
+    rules = match.rules
+    opp = 1 - match.lbr
     action = rec[T_ACTION]
     actor = rec[T_ACTOR]
     factor = 1.0
@@ -242,7 +245,7 @@ def _advance(st, kn, pend, i, rec, rules, lbr, agent, ws, rng):
         pend[i] = 0
         if actor != opp or action < 0:
             return 0.0
-        factor = _resolve_pending(st, kn, rules, action, opp, agent, ws, rng)
+        factor = _resolve_pending(st, kn, match, action, ws, rng)
         if factor == 0.0:
             return 0.0
         counted = True
@@ -253,15 +256,14 @@ def _advance(st, kn, pend, i, rec, rules, lbr, agent, ws, rng):
         # The opponent's Witch keep/swap, unseen: drawn from the agent in this particle.
         if st[k.S_PHASE] != k.PH_WITCH_CHOICE:
             return 0.0
-        _probs_of(agent, st, rules, kn, opp, ws.legal2, m, ws.scratch, ws.abst, ws.probs2)
+        _probs_of(match.agent, st, rules, kn, opp, ws.legal2, m, ws, ws.probs2)
         action = _pick(ws.legal2, ws.probs2, m, rng)
     else:
         j = _find(ws.legal2, m, action)
         if j < 0:
             return 0.0
         if actor == opp and not counted:
-            _probs_of(agent, st, rules, kn, opp, ws.legal2, m, ws.scratch, ws.abst,
-                      ws.probs2)
+            _probs_of(match.agent, st, rules, kn, opp, ws.legal2, m, ws, ws.probs2)
             factor *= ws.probs2[j]
             if factor == 0.0:
                 return 0.0
@@ -325,13 +327,15 @@ def _systematic(w, count, n_out, out, rng):
 
 
 @jit
-def _filter_step(pst, pkn, pend, w, count, rec, rules, lbr, agent, ws, rng, counters):
-    """Update `count` particles for one observed step: filter, normalise, resample when
-    the effective sample size falls below half. Returns False if every weight vanished."""
+def _filter_step(belief, count, rec, match, ws, rng, counters):
+    """Update the first `count` particles of `belief` for one observed step: filter,
+    normalise, resample when the effective sample size falls below half. Returns False
+    if every weight vanished."""
+    pst, pkn, pend, w = belief.state, belief.know, belief.pend, belief.w
     total = 0.0
     for i in range(count):
         if w[i] > 0.0:
-            w[i] *= _advance(pst[i], pkn[i], pend, i, rec, rules, lbr, agent, ws, rng)
+            w[i] *= _advance(pst[i], pkn[i], pend, i, rec, match, ws, rng)
             total += w[i]
     if not total > 0.0:
         return False
@@ -355,7 +359,9 @@ def _filter_step(pst, pkn, pend, w, count, rec, rules, lbr, agent, ws, rng, coun
 
 
 @jit
-def _reset(pst, pkn, pend, w, count, rules):
+def _reset(belief, count, rules):
+    """The belief at the start of a round: `count` copies of the initial state."""
+    pst, pkn, pend, w = belief.state, belief.know, belief.pend, belief.w
     state = k.initial_state(rules)
     know = ab.initial_knowledge(state, rules)
     for i in range(count):
@@ -366,38 +372,40 @@ def _reset(pst, pkn, pend, w, count, rules):
 
 
 @jit
-def _regenerate(pst, pkn, pend, w, recs, nrec, rules, lbr, agent, cfg, ws, rng, counters):
+def _regenerate(belief, nrec, match, ws, rng, counters):
     """Every particle contradicts the observations: rebuild the belief by re-running the
-    filter from the start of the round over the recorded steps with fresh draws and
-    G_REGEN_FACTOR times the particles, then resample down. True on success."""
+    filter from the start of the round over the nrec steps recorded in ws.recs with
+    fresh draws and G_REGEN_FACTOR times the particles (ws.big), then resample down.
+    True on success."""
+    cfg = match.cfg
     count = cfg[G_PARTICLES]
     big = count * cfg[G_REGEN_FACTOR]
     for _ in range(cfg[G_REGEN]):
-        _reset(ws.big_state, ws.big_know, ws.big_pend, ws.big_w, big, rules)
+        _reset(ws.big, big, match.rules)
         ok = True
         for t in range(nrec):
-            if not _filter_step(ws.big_state, ws.big_know, ws.big_pend, ws.big_w, big,
-                                recs[t], rules, lbr, agent, ws, rng, counters):
+            if not _filter_step(ws.big, big, ws.recs[t], match, ws, rng, counters):
                 ok = False
                 break
         if ok:
             idx = ws.big_idx
-            _systematic(ws.big_w, big, count, idx, rng)
+            _systematic(ws.big.w, big, count, idx, rng)
             for i in range(count):
-                pst[i] = ws.big_state[idx[i]]
-                pkn[i] = ws.big_know[idx[i]]
-                pend[i] = ws.big_pend[idx[i]]
-                w[i] = 1.0 / count
+                belief.state[i] = ws.big.state[idx[i]]
+                belief.know[i] = ws.big.know[idx[i]]
+                belief.pend[i] = ws.big.pend[idx[i]]
+                belief.w[i] = 1.0 / count
             return True
     return False
 
 
 # ===== the decision =======================================================================
 @jit
-def _draw_particles(w, count, mask_card_pos, mask_card, want, pst, n_out, out, rng, ws):
-    """n_out particle indices, systematic in proportion to w, restricted (when
-    mask_card_pos >= 0) to particles whose card there is (want=1) or is not (want=0)
-    `mask_card`. Returns the restricted weight mass."""
+def _draw_particles(belief, count, mask_card_pos, mask_card, want, n_out, out, rng, ws):
+    """n_out particle indices, systematic in proportion to the belief's weights,
+    restricted (when mask_card_pos >= 0) to particles whose card there is (want=1) or
+    is not (want=0) `mask_card`. Returns the restricted weight mass."""
+    w, pst = belief.w, belief.state
     mass = 0.0
     for i in range(count):
         keep = True
@@ -412,10 +420,13 @@ def _draw_particles(w, count, mask_card_pos, mask_card, want, pst, n_out, out, r
 
 
 @jit
-def _value_of(g, legal, gid, m, idx, seeds, n_roll, pst, pkn, rules, lbr,
-              agent, cont, ws, counters):
-    """Mean LBR payoff of group g: each rollout r starts from particle idx[r] with the
-    random stream seeds[r] (common random numbers across the groups compared)."""
+def _value_of(g, m, idx, belief, match, ws, counters):
+    """Mean LBR payoff of group g of the legal actions ws.legal[:m] (grouped by ws.gid):
+    each rollout r starts from particle idx[r] with the random stream ws.seeds[r]
+    (common random numbers across the groups compared)."""
+    legal, gid, seeds = ws.legal, ws.gid, ws.seeds
+    n_roll = match.cfg[G_ROLLOUTS]
+    pst, pkn = belief.state, belief.know
     total = 0.0
     members = 0
     for i in range(m):
@@ -430,16 +441,17 @@ def _value_of(g, legal, gid, m, idx, seeds, n_roll, pst, pkn, rules, lbr,
         kn = ws.roll_know
         st[:] = pst[idx[r]]
         kn[:] = pkn[idx[r]]
-        _step(st, kn, rules, a, ws.before)
-        total += _rollout(st, kn, rules, lbr, agent, cont, rng, ws)
+        _step(st, kn, match.rules, a, ws.before)
+        total += _rollout(st, kn, match, rng, ws)
     counters[C_ROLLOUTS] += n_roll
     return total / n_roll
 
 
 @jit
-def _choose(state, know, rules, lbr, pst, pkn, w, agent, cont, cfg, ws, rng, counters):
+def _choose(state, know, belief, match, ws, rng, counters):
     """The LBR seat's action at `state`: the best legal action (group) by one-step
     lookahead over the belief, ties broken at random."""
+    rules, lbr, cfg = match.rules, match.lbr, match.cfg
     n = rules[k.R_N]
     m = k.legal_actions(state, rules, ws.legal)
     if m == 1:
@@ -470,7 +482,7 @@ def _choose(state, know, rules, lbr, pst, pkn, w, agent, cont, cfg, ws, rng, cou
     for r in range(n_roll):
         seeds[r] = _next(rng)
     idx = ws.roll_idx
-    _draw_particles(w, count, -1, 0, 1, pst, n_roll, idx, rng, ws)
+    _draw_particles(belief, count, -1, 0, 1, n_roll, idx, rng, ws)
     respond = state[k.S_PHASE] == k.PH_RESPOND
     best = -1e300
     nbest = 0
@@ -487,15 +499,12 @@ def _choose(state, know, rules, lbr, pst, pkn, w, agent, cont, cfg, ws, rng, cou
             said = state[k.S_ANNOUNCED]
             v = 0.0
             for want in (1, 0):
-                mass = _draw_particles(w, count, pos, said, want, pst, n_roll, ws.side_idx,
+                mass = _draw_particles(belief, count, pos, said, want, n_roll, ws.side_idx,
                                        rng, ws)
                 if mass > 0.0:
-                    v += mass * _value_of(g, ws.legal, ws.gid, m, ws.side_idx, seeds,
-                                          n_roll, pst, pkn, rules, lbr, agent, cont, ws,
-                                          counters)
+                    v += mass * _value_of(g, m, ws.side_idx, belief, match, ws, counters)
         else:
-            v = _value_of(g, ws.legal, ws.gid, m, idx, seeds, n_roll, pst, pkn, rules,
-                          lbr, agent, cont, ws, counters)
+            v = _value_of(g, m, idx, belief, match, ws, counters)
         ws.group_value[g] = v
         if v > best + 1e-12:
             best = v
@@ -520,11 +529,11 @@ def _choose(state, know, rules, lbr, pst, pkn, w, agent, cont, cfg, ws, rng, cou
 
 # ===== workspace ==========================================================================
 Workspace = namedtuple("Workspace", [
-    "pst", "pkn", "pend", "w",                       # the belief: particles and weights
+    "belief",                                        # the belief: particles and weights
     "recs",                                          # the round's observed steps
     "chance_a", "chance_p", "before", "legal", "legal_true", "legal2", "probs", "probs2",
     "scratch", "abst", "cand_state", "cand_know", "cand_w", "idx", "tmp_state",
-    "tmp_know", "tmp_pend", "big_state", "big_know", "big_pend", "big_w", "big_idx",
+    "tmp_know", "tmp_pend", "big", "big_idx",        # big: the regeneration's belief
     "wmask", "roll_idx", "side_idx", "seeds", "members", "roll_state", "roll_know",
     "codes", "group_key", "gid", "group_value"])
 
@@ -536,7 +545,8 @@ def _workspace(cfg, max_steps: int) -> Workspace:
     s, kk, nl = k.S_SIZE, ab.K_SIZE, k.MAX_LEGAL
     i64, f64 = np.int64, np.float64
     return Workspace(
-        np.zeros((p, s), i64), np.zeros((p, kk), i64), np.zeros(big, i64), np.zeros(p, f64),
+        Belief(np.zeros((p, s), i64), np.zeros((p, kk), i64), np.zeros(big, i64),
+               np.zeros(p, f64)),
         np.zeros((max_steps, T_SIZE), i64),
         np.zeros(k.MAX_CHANCE_OUTCOMES, i64), np.zeros(k.MAX_CHANCE_OUTCOMES, f64),
         np.zeros(s, i64), np.zeros(nl, i64), np.zeros(nl, i64), np.zeros(nl, i64),
@@ -544,8 +554,9 @@ def _workspace(cfg, max_steps: int) -> Workspace:
         np.zeros(nl, i64),
         np.zeros((k.NUM_CHARACTERS, s), i64), np.zeros((k.NUM_CHARACTERS, kk), i64),
         np.zeros(k.NUM_CHARACTERS, f64), np.zeros(big, i64), np.zeros((big, s), i64),
-        np.zeros((big, kk), i64), np.zeros(big, i64), np.zeros((big, s), i64),
-        np.zeros((big, kk), i64), np.zeros(big, i64), np.zeros(big, f64), np.zeros(p, i64),
+        np.zeros((big, kk), i64), np.zeros(big, i64),
+        Belief(np.zeros((big, s), i64), np.zeros((big, kk), i64), np.zeros(big, i64),
+               np.zeros(big, f64)), np.zeros(p, i64),
         np.zeros(p, f64), np.zeros(r, i64), np.zeros(r, i64), np.zeros(r, np.uint64),
         np.zeros(nl, i64), np.zeros(s, i64), np.zeros(kk, i64),
         np.zeros(k.MAX_POSITIONS, i64), np.zeros(nl, i64), np.zeros(nl, i64),
@@ -554,33 +565,33 @@ def _workspace(cfg, max_steps: int) -> Workspace:
 
 # ===== rounds =============================================================================
 @jit
-def _play_lbr(rules, rounds, seed, lbr, agent, cont, cfg, ws, counters):
-    """Play `rounds` rounds, the LBR in seat `lbr`, the agent in the other; tallies in
-    counters (C_*)."""
+def _play_lbr(rounds, seed, match, ws, counters):
+    """Play `rounds` rounds of `match` (the LBR in seat match.lbr, the agent in the
+    other); tallies in counters (C_*)."""
+    rules, lbr = match.rules, match.lbr
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = np.uint64(seed)
-    count = cfg[G_PARTICLES]
-    pst, pkn, pend, w = ws.pst, ws.pkn, ws.pend, ws.w
+    count = match.cfg[G_PARTICLES]
+    belief = ws.belief
     for _ in range(rounds):
         state = k.initial_state(rules)
         know = ab.initial_knowledge(state, rules)
-        _reset(pst, pkn, pend, w, count, rules)
+        _reset(belief, count, rules)
         nrec = 0
         lost = False
         while state[k.S_PHASE] != k.PH_TERMINAL:
             cur = k.current_player(state)
             if cur == lbr and not lost:
-                a = _choose(state, know, rules, lbr, pst, pkn, w, agent, cont, cfg, ws, rng,
-                            counters)
+                a = _choose(state, know, belief, match, ws, rng, counters)
             else:
                 m = k.legal_actions(state, rules, ws.legal_true)
                 if cur == lbr:
-                    _cont_probs(cont, agent, state, rules, know, cur, ws.legal_true, m,
-                                ws.scratch, ws.abst, ws.probs)
+                    _probs_of(match.cont, state, rules, know, cur, ws.legal_true, m, ws,
+                              ws.probs)
                     counters[C_LOST_DECISIONS] += 1
                 else:
-                    _probs_of(agent, state, rules, know, cur, ws.legal_true, m, ws.scratch,
-                              ws.abst, ws.probs)
+                    _probs_of(match.agent, state, rules, know, cur, ws.legal_true, m, ws,
+                              ws.probs)
                 a = _pick(ws.legal_true, ws.probs, m, rng)
             looker = state[k.S_ACTOR]
             hidden = cur != lbr and state[k.S_PHASE] == k.PH_WITCH_CHOICE
@@ -591,11 +602,9 @@ def _play_lbr(rules, rounds, seed, lbr, agent, cont, cfg, ws, counters):
             rec = ws.recs[nrec]
             _record(rec, -1 if hidden else a, cur, looker, state, rules, lbr)
             nrec += 1
-            if not _filter_step(pst, pkn, pend, w, count, rec, rules, lbr, agent, ws, rng,
-                                counters):
+            if not _filter_step(belief, count, rec, match, ws, rng, counters):
                 counters[C_REGENERATIONS] += 1
-                if not _regenerate(pst, pkn, pend, w, ws.recs, nrec, rules, lbr, agent, cfg,
-                                   ws, rng, counters):
+                if not _regenerate(belief, nrec, match, ws, rng, counters):
                     counters[C_REGEN_FAILED] += 1
                     lost = True
         counters[C_ROUNDS] += 1
@@ -611,16 +620,18 @@ def _play_lbr(rules, rounds, seed, lbr, agent, cont, cfg, ws, counters):
 
 
 @jit
-def _belief_after(rules, history, lbr, agent, cfg, ws, seed, counters):
-    """Run the belief of seat `lbr` along a given history of core action ids (chance
-    included), which must end at a decision. Particles and weights are left in ws.
-    Returns False if the belief could not be kept (every regeneration failed)."""
+def _belief_after(history, match, ws, seed, counters):
+    """Run the belief of seat match.lbr along a given history of core action ids (chance
+    included), which must end at a decision. Particles and weights are left in
+    ws.belief. Returns False if the belief could not be kept (every regeneration
+    failed)."""
+    rules, lbr = match.rules, match.lbr
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = np.uint64(seed)
-    count = cfg[G_PARTICLES]
+    count = match.cfg[G_PARTICLES]
     state = k.initial_state(rules)
     know = ab.initial_knowledge(state, rules)
-    _reset(ws.pst, ws.pkn, ws.pend, ws.w, count, rules)
+    _reset(ws.belief, count, rules)
     nrec = 0
     h = 0
     while h < len(history):
@@ -636,11 +647,9 @@ def _belief_after(rules, history, lbr, agent, cfg, ws, seed, counters):
         rec = ws.recs[nrec]
         _record(rec, -1 if hidden else a, cur, looker, state, rules, lbr)
         nrec += 1
-        if not _filter_step(ws.pst, ws.pkn, ws.pend, ws.w, count, rec, rules, lbr, agent,
-                            ws, rng, counters):
+        if not _filter_step(ws.belief, count, rec, match, ws, rng, counters):
             counters[C_REGENERATIONS] += 1
-            if not _regenerate(ws.pst, ws.pkn, ws.pend, ws.w, ws.recs, nrec, rules, lbr,
-                               agent, cfg, ws, rng, counters):
+            if not _regenerate(ws.belief, nrec, match, ws, rng, counters):
                 counters[C_REGEN_FAILED] += 1
                 return False
     return True

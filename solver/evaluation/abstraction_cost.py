@@ -26,11 +26,10 @@ from solver.exact.robinwood_tree import build_robinwood_tree
 
 
 @jit
-def _project(rules, first_child, infoset, infoset_offset, kind, params,
-             slots0, keys0, offset0, nact0, probs0, slots1, keys1, offset1, nact1, probs1,
-             strategy, filled):
-    """DFS over the (non-symmetric) tree and the core in lockstep; writes the agent's
-    probabilities per infoset. Returns the number of inconsistent infosets seen."""
+def _project(rules, first_child, infoset, infoset_offset, seats, strategy, filled):
+    """DFS over the (non-symmetric) tree and the core in lockstep; writes the
+    probabilities of the players of `seats` (solver.players.kernels.Seats) per infoset.
+    Returns the number of inconsistent infosets seen."""
     states = np.empty((256, k.S_SIZE), dtype=np.int64)
     knows = np.empty((256, ab.K_SIZE), dtype=np.int64)
     nodes = np.empty(256, dtype=np.int64)
@@ -56,9 +55,7 @@ def _project(rules, first_child, infoset, infoset_offset, kind, params,
             m = k.chance_outcomes(state, rules, actions, chance_p)
         else:
             m = k.legal_actions(state, rules, actions)
-            ka.seat_probs(kind, params, slots0, keys0, offset0, nact0, probs0, slots1, keys1,
-                           offset1, nact1, probs1, state, rules, know, cur, actions, m,
-                           scratch, abst, probs)
+            ka.seat_probs(seats, state, rules, know, cur, actions, m, scratch, abst, probs)
             s = infoset[node]
             off = infoset_offset[s]
             if filled[s]:
@@ -105,8 +102,7 @@ def exact_evaluation(agent: Agent, variant=None, tree=None) -> AbstractionCost:
     strategy = np.zeros(tree.num_action_slots, dtype=np.float64)
     filled = np.zeros(tree.num_infosets, dtype=np.int8)
     bad = _project(rules_array(variant), tree.first_child, tree.infoset, tree.infoset_offset,
-                   agent.kind, agent.params, *agent.table(0), *agent.table(1), strategy,
-                   filled)
+                   agent.seats(), strategy, filled)
     # Infosets the walk never reached cannot exist in a full walk; guard anyway.
     missing = np.flatnonzero(filled == 0)
     for s in missing:
@@ -122,8 +118,7 @@ def project(agent: Agent, variant, tree) -> np.ndarray:
     strategy = np.zeros(tree.num_action_slots, dtype=np.float64)
     filled = np.zeros(tree.num_infosets, dtype=np.int8)
     bad = _project(rules_array(variant), tree.first_child, tree.infoset, tree.infoset_offset,
-                   agent.kind, agent.params, *agent.table(0), *agent.table(1), strategy,
-                   filled)
+                   agent.seats(), strategy, filled)
     if bad:
         raise AssertionError(f"{agent.name} gives {bad} infosets of {variant} different "
                              f"probabilities in different histories")

@@ -27,7 +27,7 @@ from game_def.variant import Variant
 
 from solver.players import kernels as ka
 from solver.evaluation import _lbr as kl
-from solver.players.agents import BOTS, Agent, AgentError, bot
+from solver.players.agents import BOTS, Agent, AgentError, bot, seated
 from solver.evaluation.tournament import Z95
 
 DEFAULT_PARTICLES = 128
@@ -154,26 +154,19 @@ def _max_steps(variant: Variant) -> int:
     return variant.max_turns * (sum(variant.counts) + 5) + 8
 
 
-def _agent_tuple(agent: Agent, seat: int):
-    return (np.int64(agent.kind), np.ascontiguousarray(agent.params, dtype=np.float64),
-            *agent.table(seat))
-
-
-def _continuation(name: str):
+def _continuation(name: str, seat: int):
+    """The continuation bot as the LBR seat's player."""
     if name not in BOTS:
         raise AgentError(f"unknown continuation {name!r}: choose one of {', '.join(BOTS)}")
-    c = bot(name)
-    return (np.int64(c.kind), np.ascontiguousarray(c.params, dtype=np.float64))
+    return bot(name).player(seat)
 
 
 def _self_play(rules, rounds: int, seed: int, seat: int, agent: Agent, max_turns: int):
     results = np.zeros(4, dtype=np.int64)
     lengths = np.zeros(max_turns + 1, dtype=np.int64)
     coverage = np.zeros((2, ka.NUM_DECISION_KINDS, ka.NUM_COVERAGE), dtype=np.int64)
-    kinds = np.array([agent.kind, agent.kind], dtype=np.int64)
-    params = np.stack([agent.params, agent.params]).astype(np.float64)
-    ka.play(rules, rounds, seed, seat, kinds, params, *agent.table(seat), agent.visits(seat),
-             *agent.table(1 - seat), agent.visits(1 - seat), 1, results, lengths, coverage)
+    ka.play(rules, rounds, seed, seat, seated(agent, agent, seat), 1,
+            ka.Tally(results, lengths, coverage))
     return _mean_and_half_width(int(results[0]), int(results[2]), rounds)
 
 
@@ -196,9 +189,10 @@ def local_best_response(agent: Agent, *, rounds: int = 2000, seed: int = 0,
     self_play_rounds = _positive("self_play_rounds", self_play_rounds)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise AgentError(f"seed must be a non-negative integer, got {seed!r}")
-    cont = _continuation(continuation)
     rules = rules_array(variant)
     cfg = _config(particles, rollouts, group_positions)
+    matches = [kl.Match(rules, np.int64(s), agent.player(1 - s),
+                        _continuation(continuation, s), cfg) for s in (0, 1)]
     max_steps = _max_steps(variant)
     seeds = np.random.SeedSequence(int(seed)).generate_state(4, dtype=np.uint64)
     counters = np.zeros((2, kl.C_SIZE), dtype=np.int64)
@@ -207,8 +201,7 @@ def local_best_response(agent: Agent, *, rounds: int = 2000, seed: int = 0,
     def play(lbr: int) -> None:
         start = time.perf_counter()
         ws = kl._workspace(cfg, max_steps)
-        kl._play_lbr(rules, rounds, np.uint64(seeds[lbr]), lbr, _agent_tuple(agent, 1 - lbr),
-                     cont, cfg, ws, counters[lbr])
+        kl._play_lbr(rounds, np.uint64(seeds[lbr]), matches[lbr], ws, counters[lbr])
         seconds[lbr] = time.perf_counter() - start
 
     if workers >= 2:
@@ -250,17 +243,18 @@ def belief_posterior(agent: Agent, history, seat: int, *, variant: Variant | str
     cfg = _config(particles, 1, True)
     ws = kl._workspace(cfg, len(history) + 1)
     counters = np.zeros(kl.C_SIZE, dtype=np.int64)
-    if not kl._belief_after(rules, history, seat, _agent_tuple(agent, 1 - seat), cfg, ws,
-                            np.uint64(seed), counters):
+    match = kl.Match(rules, np.int64(seat), agent.player(1 - seat),
+                     _continuation(DEFAULT_CONTINUATION, seat), cfg)
+    if not kl._belief_after(history, match, ws, np.uint64(seed), counters):
         raise AgentError("no particle is consistent with this history (regeneration "
                          "failed): is it a history the agent can play?")
     n = int(rules[kl.k.R_N])
-    cards = ws.pst[:particles, kl.k.S_CARD:kl.k.S_CARD + n]
-    pools = ws.pst[:particles, kl.k.S_POOL:kl.k.S_POOL + kl.k.NUM_CHARACTERS].astype(float)
+    cards = ws.belief.state[:particles, kl.k.S_CARD:kl.k.S_CARD + n]
+    pools = ws.belief.state[:particles, kl.k.S_POOL:kl.k.S_POOL + kl.k.NUM_CHARACTERS].astype(float)
     totals = pools.sum(axis=1, keepdims=True)
     draw = np.divide(pools, totals, out=np.zeros_like(pools), where=totals > 0)
     out = np.zeros((n, kl.k.NUM_CHARACTERS))
-    w = ws.w[:particles]
+    w = ws.belief.w[:particles]
     for p in range(n):
         dealt = cards[:, p] >= 0
         np.add.at(out[p], cards[dealt, p], w[dealt])

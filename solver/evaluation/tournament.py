@@ -18,7 +18,7 @@ from game_def.simulate import wilson_interval
 from game_def.variant import Variant
 
 from solver.players import kernels as ka
-from solver.players.agents import Agent, AgentError
+from solver.players.agents import Agent, AgentError, seated
 
 Z95 = 1.959964
 
@@ -122,8 +122,6 @@ def head_to_head(variant: Variant, a: Agent, b: Agent, rounds: int = 10_000, see
             raise AgentError(f"agent {agent.name} was trained on {agent.variant}, not "
                              f"{variant}")
     rules = rules_array(variant)
-    kinds = np.array([a.kind, b.kind], dtype=np.int64)
-    params = np.stack([a.params, b.params]).astype(np.float64)
     results = np.zeros((2, 4), dtype=np.int64)
     lengths = np.zeros((2, variant.max_turns + 1), dtype=np.int64)
     seeds = np.random.SeedSequence(seed).generate_state(2, dtype=np.uint32)
@@ -131,10 +129,9 @@ def head_to_head(variant: Variant, a: Agent, b: Agent, rounds: int = 10_000, see
     coverage = np.zeros((2, 2, ka.NUM_DECISION_KINDS, ka.NUM_COVERAGE), dtype=np.int64)
 
     def play(seat: int) -> None:
-        ka.play(rules, rounds, int(seeds[seat]), seat, kinds, params, *a.table(seat),
-                 a.visits(seat), *b.table(1 - seat), b.visits(1 - seat),
-                 max(a.min_visits, b.min_visits), results[seat], lengths[seat],
-                 coverage[seat])
+        ka.play(rules, rounds, int(seeds[seat]), seat, seated(a, b, seat),
+                max(a.min_visits, b.min_visits),
+                ka.Tally(results[seat], lengths[seat], coverage[seat]))
 
     if workers >= 2:
         threads = [threading.Thread(target=play, args=(s,)) for s in (0, 1)]

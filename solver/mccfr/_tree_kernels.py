@@ -13,6 +13,8 @@ average at its decisions. One regret array for both players (infosets are disjoi
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from game_def.kernels import jit
@@ -32,17 +34,33 @@ PASS_UP = 0
 EXPAND = 1
 PROBE = 2
 
+# A FlatTree's arrays as the kernels read them (solver.exact.tree describes each).
+Tree = namedtuple("Tree", ["kind", "player", "infoset", "first_child", "num_children",
+                           "edge_prob", "payoff", "infoset_offset"])
+# What training changes: cumulative regrets and average-strategy sums, one slot per
+# (infoset, action) as in FlatTree.infoset_offset.
+Sums = namedtuple("Sums", ["regret", "ssum"])
+# Scratch space of one traversal: per depth, the current policy (sig), the action
+# values (vals) and the frame (kind, action followed); buf for probe playouts.
+Frames = namedtuple("Frames", ["sig", "vals", "frames", "buf"])
+
+
+def tree_arrays(tree) -> Tree:
+    """The kernels' view of a FlatTree."""
+    return Tree(tree.kind, tree.player, tree.infoset, tree.first_child, tree.num_children,
+                tree.edge_prob, tree.payoff, tree.infoset_offset)
+
 
 @jit
-def _chance_child(first_child, num_children, edge_prob, node, rng):
+def _chance_child(tree, node, rng):
     r = _uniform(rng)
     acc = 0.0
-    first = first_child[node]
-    for i in range(num_children[node]):
-        acc += edge_prob[first + i]
+    first = tree.first_child[node]
+    for i in range(tree.num_children[node]):
+        acc += tree.edge_prob[first + i]
         if r < acc:
             return first + i
-    return first + num_children[node] - 1
+    return first + tree.num_children[node] - 1
 
 
 @jit
@@ -59,23 +77,25 @@ def _current(regret, off, n, out):
 
 
 @jit
-def _probe(kind, player, infoset, first_child, num_children, edge_prob, payoff,
-           infoset_offset, regret, node, traverser, rng, buf):
+def _probe(tree, regret, node, traverser, rng, buf):
     """One playout from `node`, everybody on its current policy: the traverser's payoff."""
-    while kind[node] != TERMINAL:
-        if kind[node] == CHANCE:
-            node = _chance_child(first_child, num_children, edge_prob, node, rng)
+    while tree.kind[node] != TERMINAL:
+        if tree.kind[node] == CHANCE:
+            node = _chance_child(tree, node, rng)
         else:
-            n = num_children[node]
-            _current(regret, infoset_offset[infoset[node]], n, buf)
-            node = first_child[node] + _pick(buf, n, rng)
-    return payoff[node] if traverser == 0 else -payoff[node]
+            n = tree.num_children[node]
+            _current(regret, tree.infoset_offset[tree.infoset[node]], n, buf)
+            node = tree.first_child[node] + _pick(buf, n, rng)
+    return tree.payoff[node] if traverser == 0 else -tree.payoff[node]
 
 
 @jit
-def _traverse(kind, player, infoset, first_child, num_children, edge_prob, payoff,
-              infoset_offset, regret, ssum, cfg, traverser, rng, sig, vals, frames, buf):
+def _traverse(tree, sums, cfg, traverser, rng, ws):
     """One traversal for `traverser` from the root; returns the nodes visited."""
+    kind, player, infoset, first_child = tree.kind, tree.player, tree.infoset, tree.first_child
+    num_children, payoff, infoset_offset = tree.num_children, tree.payoff, tree.infoset_offset
+    regret, ssum = sums.regret, sums.ssum
+    sig, vals, frames, buf = ws.sig, ws.vals, ws.frames, ws.buf
     d = 0
     node = 0
     entering = True
@@ -94,7 +114,7 @@ def _traverse(kind, player, infoset, first_child, num_children, edge_prob, payof
             frames[d, 0] = PASS_UP
             branch[d + 1] = branch[d]
             if kind[node] == CHANCE:
-                node = _chance_child(first_child, num_children, edge_prob, node, rng)
+                node = _chance_child(tree, node, rng)
                 d += 1
                 continue
             n = num_children[node]
@@ -127,10 +147,8 @@ def _traverse(kind, player, infoset, first_child, num_children, edge_prob, payof
                     j = _pick(sig[d], n, rng)
                 for jj in range(n):
                     if jj != j and not np.isnan(vals[d, jj]):
-                        vals[d, jj] = _probe(kind, player, infoset, first_child,
-                                             num_children, edge_prob, payoff,
-                                             infoset_offset, regret,
-                                             first_child[node] + jj, traverser, rng, buf)
+                        vals[d, jj] = _probe(tree, regret, first_child[node] + jj,
+                                             traverser, rng, buf)
             frames[d, 1] = j
             node = first_child[node] + j
             d += 1
@@ -166,24 +184,20 @@ def _traverse(kind, player, infoset, first_child, num_children, edge_prob, payof
 
 
 @jit
-def _run(kind, player, infoset, first_child, num_children, edge_prob, payoff,
-         infoset_offset, regret, ssum, cfg, iterations, rng, width):
-    """`iterations` traversals for each player in turn; returns the nodes visited."""
-    sig = np.zeros((MAX_DEPTH, width))
-    vals = np.zeros((MAX_DEPTH, width))
-    frames = np.zeros((MAX_DEPTH, 2), dtype=np.int64)
-    buf = np.zeros(width)
+def _run(tree, sums, cfg, iterations, rng, width):
+    """`iterations` traversals for each player in turn over `tree` (a Tree), updating
+    `sums` (a Sums); returns the nodes visited."""
+    ws = Frames(np.zeros((MAX_DEPTH, width)), np.zeros((MAX_DEPTH, width)),
+                np.zeros((MAX_DEPTH, 2), dtype=np.int64), np.zeros(width))
     visited = 0
     for _ in range(iterations):
         for traverser in range(2):
-            visited += _traverse(kind, player, infoset, first_child, num_children,
-                                 edge_prob, payoff, infoset_offset, regret, ssum, cfg,
-                                 traverser, rng, sig, vals, frames, buf)
+            visited += _traverse(tree, sums, cfg, traverser, rng, ws)
     return visited
 
 
 @jit
-def _discount(regret, ssum, factor):
-    for i in range(len(regret)):
-        regret[i] *= factor
-        ssum[i] *= factor
+def _discount(sums, factor):
+    for i in range(len(sums.regret)):
+        sums.regret[i] *= factor
+        sums.ssum[i] *= factor

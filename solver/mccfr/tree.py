@@ -37,18 +37,16 @@ class TreeMCCFR:
         self._width = int(tree.num_children.max())
 
     def run(self, iterations: int) -> None:
-        t = self.tree
+        tree = kern.tree_arrays(self.tree)
+        sums = kern.Sums(self.regret, self.ssum)
         while iterations > 0:
             step = min(self.batch, iterations)
-            self.nodes += kern._run(t.kind, t.player, t.infoset, t.first_child,
-                                    t.num_children, t.edge_prob, t.payoff, t.infoset_offset,
-                                    self.regret, self.ssum, self.cfg, step, self.rng,
-                                    self._width)
+            self.nodes += kern._run(tree, sums, self.cfg, step, self.rng, self._width)
             self.iterations += step
             iterations -= step
             self._batches += 1
             b = float(self._batches)
-            kern._discount(self.regret, self.ssum, b / (b + 1.0))
+            kern._discount(sums, b / (b + 1.0))
 
     def average_strategy(self) -> np.ndarray:
         """Per action slot: the normalised average strategy (uniform without mass)."""

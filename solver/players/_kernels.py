@@ -1,11 +1,14 @@
 """Policies that play without Python in the loop: baseline bots and abstracted tables.
 
-An agent is (kind, params, table arrays). Bots ignore the table (pass the empty one
-from solver.players.agents). Every kernel writes probabilities over the core's legal actions,
+A seat's agent is one `Player`: its kind, its parameters and its table for that seat
+(bots carry the empty table of solver.players.agents and ignore it). Both seats of a
+round are one `Seats`. Every kernel writes probabilities over the core's legal actions,
 in their order, from what the seat knows (the knowledge array of solver.mccfr.kernels).
 """
 
 from __future__ import annotations
+
+from collections import namedtuple
 
 import numpy as np
 
@@ -39,6 +42,19 @@ P_BLUFF = 0        # heuristic: probability of claiming Robin/Sheriff with anoth
 P_CHALLENGE = 1    # heuristic: challenge when P(claim true | what it knows) is below this
 P_SURE_WINS = 2    # table: 1 to take sure wins by rule (solver.mccfr.kernels.sure_win)
 NUM_PARAMS = 4
+
+# One seat's agent, as kernels see it. A table agent's arrays are its table for that
+# seat (open addressing `slots` over `keys`; entry e's probabilities are
+# probs[offset[e]:offset[e] + nact[e]], float32; visits[e] its training updates, for
+# coverage counts); a bot's are the one-entry empty table. kind: int64, params: float64.
+Player = namedtuple("Player", ["kind", "params", "slots", "keys", "offset", "nact", "probs",
+                               "visits"])
+# The players of the two seats of a round (seat0 moves for seat 0, seat1 for seat 1).
+Seats = namedtuple("Seats", ["seat0", "seat1"])
+# A tournament's tallies: results[0..2] += (agent A wins, draws, agent B wins),
+# results[3] += turn-cap draws; lengths[t] += rounds of t turns; coverage[agent (0: A,
+# 1: B), DK_*, COV_*] += table decisions by kind and by how trained their entry was.
+Tally = namedtuple("Tally", ["results", "lengths", "coverage"])
 
 
 @jit
@@ -116,14 +132,15 @@ def _rule_probs(kind, params, state, rules, know, seat, legal, m, out):
 
 
 @jit
-def _table_probs(slots, keys, offset, nact, probs, state, rules, know, seat, legal, m,
-                 scratch, abst, out):
+def _table_probs(player, state, rules, know, seat, legal, m, scratch, abst, out):
     """An abstracted strategy table: the probability of each abstract action, from the
     decision's fine entry if the table has one, else from its coarse entry (docs/
     abstraction.md, "Two levels"), shared uniformly by the legal actions in it. With
     neither, uniform over the abstract actions: the caller learns it from the
     returned entry index, -1 (tournaments count such decisions). `scratch` has
     ab.SCRATCH_ROWS rows."""
+    slots, keys, offset, nact, probs = (player.slots, player.keys, player.offset,
+                                        player.nact, player.probs)
     fine, coarse, n = ab.decision_keys(state, rules, know, seat, legal, m, scratch, abst)
     e = mc.find(slots, keys, fine)
     if e >= 0 and nact[e] != n:
@@ -147,11 +164,12 @@ def _table_probs(slots, keys, offset, nact, probs, state, rules, know, seat, leg
 
 
 @jit
-def _agent_probs(kind, params, slots, keys, offset, nact, probs, state, rules, know, seat,
-                 legal, m, scratch, abst, out):
-    """Probabilities of the legal actions legal[:m] for `seat`, written into out[:m].
-    Returns the table entry used (-1: none, uniform), NO_TABLE for bots and for a
-    table's sure wins (P_SURE_WINS), which are played by rule, not read from the table."""
+def _agent_probs(player, state, rules, know, seat, legal, m, scratch, abst, out):
+    """Probabilities of the legal actions legal[:m] for `seat`, by `player` (a Player),
+    written into out[:m]. Returns the table entry used (-1: none, uniform), NO_TABLE
+    for bots and for a table's sure wins (P_SURE_WINS), which are played by rule, not
+    read from the table."""
+    kind, params = player.kind, player.params
     if kind == TABLE:
         if params[P_SURE_WINS] > 0:
             w = mc.sure_win(state, rules, know, seat, legal, m)
@@ -160,8 +178,7 @@ def _agent_probs(kind, params, slots, keys, offset, nact, probs, state, rules, k
                     out[i] = 0.0
                 out[w] = 1.0
                 return NO_TABLE
-        return _table_probs(slots, keys, offset, nact, probs, state, rules, know, seat,
-                            legal, m, scratch, abst, out)
+        return _table_probs(player, state, rules, know, seat, legal, m, scratch, abst, out)
     if kind == UNIFORM:
         for i in range(m):
             out[i] = 1.0 / m
@@ -173,14 +190,12 @@ def _agent_probs(kind, params, slots, keys, offset, nact, probs, state, rules, k
 
 
 @jit
-def _seat_probs(kind, params, slots0, keys0, offset0, nact0, probs0, slots1, keys1, offset1,
-                nact1, probs1, state, rules, know, seat, legal, m, scratch, abst, out):
-    """_agent_probs for `seat`, reading the agent's table for that seat."""
+def _seat_probs(seats, state, rules, know, seat, legal, m, scratch, abst, out):
+    """_agent_probs for `seat`, by the player of that seat in `seats` (a Seats)."""
     if seat == 0:
-        return _agent_probs(kind, params, slots0, keys0, offset0, nact0, probs0, state,
-                            rules, know, seat, legal, m, scratch, abst, out)
-    return _agent_probs(kind, params, slots1, keys1, offset1, nact1, probs1, state, rules,
-                        know, seat, legal, m, scratch, abst, out)
+        return _agent_probs(seats.seat0, state, rules, know, seat, legal, m, scratch, abst,
+                            out)
+    return _agent_probs(seats.seat1, state, rules, know, seat, legal, m, scratch, abst, out)
 
 
 @jit
@@ -196,8 +211,7 @@ def _replay(rules, history):
 
 
 @jit
-def _replay_probs(rules, history, kind, params, slots, keys, offset, nact, probs, out_actions,
-                  out_probs):
+def _replay_probs(rules, history, player, out_actions, out_probs):
     """The agent's probabilities at the decision reached by `history`; returns how many
     legal actions were written and the table entry used (-1: none, played uniformly;
     NO_TABLE for bots): the OpenSpiel policy wrapper's one call."""
@@ -206,8 +220,8 @@ def _replay_probs(rules, history, kind, params, slots, keys, offset, nact, probs
     m = k.legal_actions(state, rules, out_actions)
     scratch = np.empty((ab.SCRATCH_ROWS, k.MAX_LEGAL), dtype=np.int64)
     abst = np.empty(k.MAX_LEGAL, dtype=np.int64)
-    e = _agent_probs(kind, params, slots, keys, offset, nact, probs, state, rules, know, seat,
-                     out_actions, m, scratch, abst, out_probs)
+    e = _agent_probs(player, state, rules, know, seat, out_actions, m, scratch, abst,
+                     out_probs)
     return m, e
 
 
@@ -253,16 +267,12 @@ def _count_coverage(coverage, phase, entry, visits, min_visits):
 
 
 @jit
-def _play(rules, rounds, seed, a_seat, kinds, params, slots0, keys0, offset0, nact0, probs0,
-          visits0, slots1, keys1, offset1, nact1, probs1, visits1, min_visits, results,
-          lengths, coverage):
-    """Play `rounds` rounds with agent 0 in seat `a_seat` and agent 1 in the other.
-
-    results[0..2] += (agent 0 wins, draws, agent 1 wins); results[3] += turn-cap draws;
-    lengths[t] += rounds that lasted t turns; coverage[agent, DK_*, COV_*] += table
-    decisions by kind and by the updates of the entry played (visits*, at least
-    `min_visits` counts as learned).
+def _play(rules, rounds, seed, a_seat, seats, min_visits, tally):
+    """Play `rounds` rounds with agent A in seat `a_seat` and agent B in the other: the
+    players of `seats` (a Seats: A's for a_seat, B's for the other), tallied into
+    `tally` (a Tally; an entry with at least `min_visits` updates counts as learned).
     """
+    results, lengths, coverage = tally.results, tally.lengths, tally.coverage
     np.random.seed(seed)
     legal = np.empty(k.MAX_LEGAL, dtype=np.int64)
     chance_p = np.empty(k.MAX_CHANCE_OUTCOMES, dtype=np.float64)
@@ -281,16 +291,16 @@ def _play(rules, rounds, seed, a_seat, kinds, params, slots0, keys0, offset0, na
             else:
                 m = k.legal_actions(state, rules, legal)
                 agent = 0 if cur == a_seat else 1
-                if agent == 0:
-                    e = _agent_probs(kinds[0], params[0], slots0, keys0, offset0, nact0,
-                                     probs0, state, rules, know, cur, legal, m, scratch, abst,
-                                     probs)
-                    _count_coverage(coverage[0], state[k.S_PHASE], e, visits0, min_visits)
+                if cur == 0:
+                    e = _agent_probs(seats.seat0, state, rules, know, cur, legal, m, scratch,
+                                     abst, probs)
+                    _count_coverage(coverage[agent], state[k.S_PHASE], e, seats.seat0.visits,
+                                    min_visits)
                 else:
-                    e = _agent_probs(kinds[1], params[1], slots1, keys1, offset1, nact1,
-                                     probs1, state, rules, know, cur, legal, m, scratch, abst,
-                                     probs)
-                    _count_coverage(coverage[1], state[k.S_PHASE], e, visits1, min_visits)
+                    e = _agent_probs(seats.seat1, state, rules, know, cur, legal, m, scratch,
+                                     abst, probs)
+                    _count_coverage(coverage[agent], state[k.S_PHASE], e, seats.seat1.visits,
+                                    min_visits)
                 a = _draw(legal, probs, m)
             before[:] = state
             k.apply_action(state, rules, a)

@@ -13,7 +13,7 @@ from solver.players import _kernels as ka
 
 
 @jit
-def _entry_at(rules, history, slots, keys, offset, nact, probs):
+def _entry_at(rules, history, player):
     """The table entry of the decision reached by `history` (action ids, chance included),
     or -1 if the table has none for it (the strategy then plays uniformly)."""
     state, know = ka._replay(rules, history)
@@ -23,5 +23,4 @@ def _entry_at(rules, history, slots, keys, offset, nact, probs):
     scratch = np.empty((ab.SCRATCH_ROWS, k.MAX_LEGAL), dtype=np.int64)
     abst = np.empty(k.MAX_LEGAL, dtype=np.int64)
     out = np.empty(k.MAX_LEGAL, dtype=np.float64)
-    return ka._table_probs(slots, keys, offset, nact, probs, state, rules, know, seat, legal,
-                           m, scratch, abst, out)
+    return ka._table_probs(player, state, rules, know, seat, legal, m, scratch, abst, out)

@@ -73,6 +73,33 @@ class Agent:
             return np.zeros(max(len(self.tables[seat][1]), 1), dtype=np.int64)
         return self.visit_counts[seat]
 
+    def player(self, seat: int) -> ka.Player:
+        """The agent in `seat` as the kernels take it (solver.players.kernels.Player),
+        built once per seat."""
+        players = self.__dict__.setdefault("_players", {})
+        if seat not in players:
+            slots, keys, offset, nact, probs = self.tables[seat]
+            players[seat] = ka.Player(
+                np.int64(self.kind), np.ascontiguousarray(self.params, dtype=np.float64),
+                np.ascontiguousarray(slots, dtype=np.int64),
+                np.ascontiguousarray(keys, dtype=np.int64),
+                np.ascontiguousarray(offset, dtype=np.int64),
+                np.ascontiguousarray(nact, dtype=np.int64),
+                np.ascontiguousarray(probs, dtype=np.float32),
+                np.ascontiguousarray(self.visits(seat), dtype=np.int64))
+        return players[seat]
+
+    def seats(self) -> ka.Seats:
+        """Both seats following this agent (self-play, exact projection)."""
+        return ka.Seats(self.player(0), self.player(1))
+
+
+def seated(a: Agent, b: Agent, a_seat: int) -> ka.Seats:
+    """Agent `a` in seat `a_seat` and agent `b` in the other, as the kernels take them."""
+    if a_seat == 0:
+        return ka.Seats(a.player(0), b.player(1))
+    return ka.Seats(b.player(0), a.player(1))
+
 
 def _empty_table():
     return (np.full(1, -1, dtype=np.int64), np.zeros(1, dtype=np.int64),
@@ -195,9 +222,8 @@ class AgentPolicy(os_policy.Policy):
         if player_id is not None and player_id != player:
             raise AgentError(f"it is seat {player}'s decision, not seat {player_id}'s")
         history = np.array(state.history(), dtype=np.int64)
-        table = self.agent.table(player)
-        m, entry = ka._replay_probs(self.rules, history, self.agent.kind, self.agent.params,
-                                    *table, self._actions, self._probs)
+        m, entry = ka._replay_probs(self.rules, history, self.agent.player(player),
+                                    self._actions, self._probs)
         if entry != ka.NO_TABLE:
             self.table_decisions += 1
             self.unlearned += entry < 0

@@ -5,13 +5,15 @@ abstraction's exact cost and the sampled analysis (analysis.sampled) play bots, 
 players and table agents inside their own kernels. They use only the names below,
 re-exported from the private `_kernels`: the player kinds, the decision kinds and
 coverage classes a tournament counts (`DK_*`, `COV_*`), and the kernels that give a
-seat's action probabilities and play rounds.
+seat's action probabilities and play rounds, and the structures they take: a seat's
+`Player` (kind, parameters, its table for that seat), both seats' `Seats`, and a
+tournament's `Tally`. Build a Player with `solver.players.agents.Agent.player(seat)`.
 """
 
 from ._kernels import (  # noqa: F401  (re-exported layout)
     COV_LEARNED, COV_NONE, COV_THIN, DK_AFTER_PEEK, DK_POWER, DK_RESPOND, DK_TURN,
     HEURISTIC, HONEST, NO_TABLE, NUM_COVERAGE, NUM_DECISION_KINDS, NUM_PARAMS, P_BLUFF,
-    P_CHALLENGE, P_SURE_WINS, PARANOID, TABLE, UNIFORM,
+    P_CHALLENGE, P_SURE_WINS, PARANOID, TABLE, UNIFORM, Player, Seats, Tally,
 )
 from ._kernels import (  # noqa: F401  (re-exported kernels)
     _agent_probs as agent_probs,

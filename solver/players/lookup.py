@@ -34,8 +34,8 @@ class TableLookup:
         if state.is_chance_node() or state.is_terminal():
             raise ValueError("only decisions read the table")
         history = np.array(state.history(), dtype=np.int64)
-        table = self.agent.table(state.current_player())
-        return int(kt._entry_at(self.rules, history, *table))
+        player = self.agent.player(state.current_player())
+        return int(kt._entry_at(self.rules, history, player))
 
     def visit_count(self, state: pyspiel.State) -> int | None:
         """Training visits of the entry read at `state` (0 for an unseen situation), or
