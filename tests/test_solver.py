@@ -161,7 +161,8 @@ def test_iterations_equal_the_twin(spec, iterations, algo):
     assert max_diff(naive.to_dict(tree, s.regret), twin.regret, relative=True) < 1e-9
     assert max_diff(naive.to_dict(tree, s.strategy_sum), twin.strategy_sum,
                     relative=True) < 1e-9
-    assert max_diff(naive.to_dict(tree, s.prediction), twin.last, relative=True) < 1e-9
+    if algo == "pcfr+":  # the only rule that keeps last iteration's regrets
+        assert max_diff(naive.to_dict(tree, s.prediction), twin.last, relative=True) < 1e-9
     assert max_diff(naive.to_dict(tree, s.current), twin.current) < 1e-9
     assert max_diff(naive.to_dict(tree, s.average_strategy()), twin.average()) < 1e-9
 

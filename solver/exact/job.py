@@ -136,15 +136,16 @@ def solve(config: SolveConfig,
 
     say(f"counting the game tree of {config.variant}")
     symmetric = config.symmetric and config.variant.layout is None
-    check_fits(config.variant, config.max_memory_bytes, symmetric)
+    nodes = check_fits(config.variant, config.max_memory_bytes, symmetric)
     say("building the game tree" + (" (position-symmetric)" if symmetric else ""))
     t0 = time.perf_counter()
-    tree = build_robinwood_tree(config.variant, symmetric=symmetric)
+    tree = build_robinwood_tree(config.variant, symmetric=symmetric, num_nodes=nodes,
+                                max_nodes=max(nodes, 1))
     build_seconds = time.perf_counter() - t0
     say(f"tree: {tree.num_nodes:,} nodes, {tree.num_infosets:,} infosets "
         f"({build_seconds:.1f} s)")
     solver = CFRSolver(tree, config.algo)
-    responder = BestResponder(tree)
+    responder = BestResponder(tree, solver)  # borrows the solver's arrays
     history: list[Progress] = []
     elapsed = 0.0
     if restored:
@@ -154,7 +155,7 @@ def solve(config: SolveConfig,
         say(f"resumed at iteration {solver.iteration}")
 
     def measure() -> Progress:
-        result = responder.evaluate(solver.average_strategy())
+        result = responder.evaluate_solver()
         rate = solver.iteration / elapsed if elapsed > 0 else 0.0
         p = Progress(solver.iteration, elapsed, result.exploitability, result.value, rate)
         history.append(p)
@@ -227,7 +228,9 @@ def solve(config: SolveConfig,
                           "max_iterations": config.max_iterations,
                           "max_seconds": config.max_seconds},
     }
-    save_strategy(out, tree, solver.average_strategy(), summary)
+    average = solver.average_strategy()
+    del responder, solver  # their per-node and per-slot arrays, before the file is written
+    save_strategy(out, tree, average, summary)
     lines = ["iteration,seconds,exploitability,value"] + [
         f"{h.iteration},{h.seconds:.6f},{h.exploitability:.12g},{h.value:.12g}"
         for h in history]
