@@ -82,6 +82,7 @@ def _reach_down(tree, cfr, p, ranges):
     its children their own reach and the others' reach."""
     kind, first_child, num_children = tree.kind, tree.first_child, tree.num_children
     edge_prob, current = tree.edge_prob, cfr.current
+    player, infoset, infoset_offset = tree.player, tree.infoset, tree.infoset_offset
     reach_own, reach_other = cfr.reach_own, cfr.reach_value
     for r in range(ranges.shape[0]):
         for n in range(ranges[r, 0], ranges[r, 1]):
@@ -97,8 +98,8 @@ def _reach_down(tree, cfr, p, ranges):
                     reach_own[f + i] = ro
                     reach_other[f + i] = rx * edge_prob[f + i]
             else:
-                off = tree.infoset_offset[tree.infoset[n]]
-                if tree.player[n] == p:
+                off = infoset_offset[infoset[n]]
+                if player[n] == p:
                     for i in range(c):
                         reach_own[f + i] = ro * current[off + i]
                         reach_other[f + i] = rx
@@ -118,6 +119,7 @@ def _values_up(tree, cfr, p, rule, ranges):
     edge_prob, payoff, current = tree.edge_prob, tree.payoff, cfr.current
     reach_own, value = cfr.reach_own, cfr.reach_value
     instant, strategy_sum = cfr.instant, cfr.strategy_sum
+    player, infoset, infoset_offset = tree.player, tree.infoset, tree.infoset_offset
     sign = 1.0 if p == 0 else -1.0
     avg_weight = rule.avg_weight
     for r in range(ranges.shape[0] - 1, -1, -1):
@@ -139,11 +141,11 @@ def _values_up(tree, cfr, p, rule, ranges):
                     v += edge_prob[f + i] * value[f + i]
                 value[n] = v
                 continue
-            off = tree.infoset_offset[tree.infoset[n]]
+            off = infoset_offset[infoset[n]]
             for i in range(c):
                 v += current[off + i] * value[f + i]
             value[n] = v
-            if tree.player[n] == p:
+            if player[n] == p:
                 for i in range(c):
                     instant[off + i] += rx * (value[f + i] - v)
                     strategy_sum[off + i] += avg_weight * ro * current[off + i]
@@ -162,11 +164,12 @@ def _update(tree, cfr, rule, own_infosets, lo, hi):
     floored = rule.rule == RULE_CFR_PLUS or predictive
     discounted = rule.rule == RULE_DISCOUNTED
     regret, instant, prediction = cfr.regret, cfr.instant, cfr.prediction
-    strategy_sum = cfr.strategy_sum
+    strategy_sum, current = cfr.strategy_sum, cfr.current
+    infoset_offset, infoset_num_actions = tree.infoset_offset, tree.infoset_num_actions
     for j in range(lo, hi):
         s = own_infosets[j]
-        off = tree.infoset_offset[s]
-        k = tree.infoset_num_actions[s]
+        off = infoset_offset[s]
+        k = infoset_num_actions[s]
         for i in range(k):
             r = regret[off + i] + instant[off + i]
             if floored:
@@ -178,7 +181,7 @@ def _update(tree, cfr, rule, own_infosets, lo, hi):
             if predictive:
                 prediction[off + i] = instant[off + i]
             instant[off + i] = 0.0
-        _regret_matching(regret, prediction, predictive, off, k, cfr.current)
+        _regret_matching(regret, prediction, predictive, off, k, current)
 
 
 @jit
@@ -203,22 +206,35 @@ def _prob(strategy, normalise, off, k, i):
 
 
 @jit
+def _normalise(tree, weights, out):
+    """Per infoset, weights / their sum (uniform where the sum is zero)."""
+    infoset_offset, infoset_num_actions = tree.infoset_offset, tree.infoset_num_actions
+    for s in range(infoset_offset.shape[0]):
+        off = infoset_offset[s]
+        k = infoset_num_actions[s]
+        for i in range(k):
+            out[off + i] = _prob(weights, True, off, k, i)
+
+
+@jit
 def _expected_value(tree, strategy, normalise, value):
     """Player 0's expected payoff when both players follow `strategy`."""
     kind, first_child, num_children = tree.kind, tree.first_child, tree.num_children
+    payoff, edge_prob = tree.payoff, tree.edge_prob
+    infoset, infoset_offset = tree.infoset, tree.infoset_offset
     for n in range(kind.shape[0] - 1, -1, -1):
         k = kind[n]
         if k == TERMINAL:
-            value[n] = tree.payoff[n]
+            value[n] = payoff[n]
             continue
         f = first_child[n]
         c = num_children[n]
         v = 0.0
         if k == CHANCE:
             for i in range(c):
-                v += tree.edge_prob[f + i] * value[f + i]
+                v += edge_prob[f + i] * value[f + i]
         else:
-            off = tree.infoset_offset[tree.infoset[n]]
+            off = infoset_offset[infoset[n]]
             for i in range(c):
                 v += _prob(strategy, normalise, off, c, i) * value[f + i]
         value[n] = v
@@ -228,15 +244,16 @@ def _expected_value(tree, strategy, normalise, value):
 @jit
 def _own_depth(tree, b, depth):
     """Number of b's decisions strictly above each node (equal across an infoset)."""
-    kind = tree.kind
+    kind, player = tree.kind, tree.player
+    first_child, num_children = tree.first_child, tree.num_children
     depth[0] = 0
     top = 0
     for n in range(kind.shape[0]):
         if kind[n] == TERMINAL:
             continue
-        d = depth[n] + (1 if (kind[n] == DECISION and tree.player[n] == b) else 0)
-        f = tree.first_child[n]
-        for i in range(tree.num_children[n]):
+        d = depth[n] + (1 if (kind[n] == DECISION and player[n] == b) else 0)
+        f = first_child[n]
+        for i in range(num_children[n]):
             depth[f + i] = d
         if d > top:
             top = d
@@ -275,6 +292,7 @@ def _best_response(tree, strategy, normalise, b, buf):
     edge_prob, infoset_offset = tree.edge_prob, tree.infoset_offset
     order, level_start = buf.order, buf.level_start
     rv, action_value, best = buf.reach_value, buf.action_value, buf.best
+    payoff, infoset_num_actions = tree.payoff, tree.infoset_num_actions
     sign = 1.0 if b == 0 else -1.0
     n_nodes = kind.shape[0]
     rv[0] = 1.0
@@ -316,7 +334,7 @@ def _best_response(tree, strategy, normalise, b, buf):
                 if best[s] < 0:
                     off = infoset_offset[s]
                     top = 0
-                    for i in range(1, tree.infoset_num_actions[s]):
+                    for i in range(1, infoset_num_actions[s]):
                         if action_value[off + i] > action_value[off + top] + 1e-15:
                             top = i
                     best[s] = top
@@ -326,7 +344,7 @@ def _best_response(tree, strategy, normalise, b, buf):
             n = order[j]
             k = kind[n]
             if k == TERMINAL:
-                rv[n] = sign * np.float64(tree.payoff[n])
+                rv[n] = sign * np.float64(payoff[n])
             elif k == CHANCE:
                 f = first_child[n]
                 v = 0.0

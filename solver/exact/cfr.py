@@ -186,7 +186,7 @@ class CFRSolver:
         self.prediction = np.zeros(slots if predictive else 0)
         self.strategy_sum = np.zeros(slots)
         instant = np.zeros(slots)
-        self._own_infosets = [np.flatnonzero(tree.infoset_player == p).astype(np.int64)
+        self._own_infosets = [np.flatnonzero(tree.infoset_player == p).astype(np.int32)
                               for p in (0, 1)]
         n = tree.num_nodes
         reach_own = np.empty(n)
@@ -241,16 +241,17 @@ class CFRSolver:
         borrowed its array)."""
         kern._rematch(self._tree, self._state, self.algo.rule == kern.RULE_PCFR_PLUS)
 
-    def average_strategy(self) -> np.ndarray:
-        """The average strategy per action slot (uniform where never reached)."""
-        return normalise(self.tree, self.strategy_sum)
+    def average_strategy(self, out: np.ndarray | None = None) -> np.ndarray:
+        """The average strategy per action slot (uniform where never reached), into
+        `out` if given (the solve job passes `current` once it is done iterating)."""
+        return normalise(self.tree, self.strategy_sum, out)
 
 
-def normalise(tree: FlatTree, weights: np.ndarray) -> np.ndarray:
-    """Per infoset, weights / their sum (uniform where the sum is zero)."""
-    sums = np.add.reduceat(weights, tree.infoset_offset) if len(weights) else weights
-    per_slot = np.repeat(sums, tree.infoset_num_actions)
-    uniform = uniform_strategy(tree)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out = np.where(per_slot > 0, weights / np.where(per_slot > 0, per_slot, 1), uniform)
+def normalise(tree: FlatTree, weights: np.ndarray,
+              out: np.ndarray | None = None) -> np.ndarray:
+    """Per infoset, weights / their sum (uniform where the sum is zero); one pass, no
+    temporaries (the average strategy of a 200-million-node solve is 1.5 GiB)."""
+    if out is None:
+        out = np.empty(len(weights))
+    kern._normalise(kern.tree_struct(tree), weights, out)
     return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
 import time
 from pathlib import Path
 from typing import Callable
@@ -22,7 +23,8 @@ from solver.exact.best_response import BestResponder
 from solver.exact.cfr import Algorithm, CFRSolver
 from solver.exact.robinwood_tree import PEAK_BYTES_PER_NODE, build_robinwood_tree, count_nodes
 from solver.exact.stored import save_strategy
-from solver.jobs import Interrupted, available_memory_bytes, package_version, peak_memory_bytes
+from solver.jobs import (Interrupted, available_memory_bytes, package_version,
+                         peak_memory_bytes, release_free_memory)
 from solver.store import CONVERGENCE, METADATA, atomic_savez, atomic_write_bytes
 
 CHECKPOINT = "checkpoint.npz"
@@ -142,10 +144,14 @@ def solve(config: SolveConfig,
     tree = build_robinwood_tree(config.variant, symmetric=symmetric, num_nodes=nodes,
                                 max_nodes=max(nodes, 1))
     build_seconds = time.perf_counter() - t0
+    keys_dir = out / ".keys"
+    tree.infoset_key.spill(keys_dir)  # back from disk when the strategy file is written
+    release_free_memory()
     say(f"tree: {tree.num_nodes:,} nodes, {tree.num_infosets:,} infosets "
         f"({build_seconds:.1f} s)")
     solver = CFRSolver(tree, config.algo)
     responder = BestResponder(tree, solver)  # borrows the solver's arrays
+    release_free_memory()  # the schedule's scratch
     history: list[Progress] = []
     elapsed = 0.0
     if restored:
@@ -228,9 +234,10 @@ def solve(config: SolveConfig,
                           "max_iterations": config.max_iterations,
                           "max_seconds": config.max_seconds},
     }
-    average = solver.average_strategy()
+    average = solver.average_strategy(out=solver.current)  # done iterating: reuse it
     del responder, solver  # their per-node and per-slot arrays, before the file is written
     save_strategy(out, tree, average, summary)
+    shutil.rmtree(keys_dir, ignore_errors=True)
     lines = ["iteration,seconds,exploitability,value"] + [
         f"{h.iteration},{h.seconds:.6f},{h.exploitability:.12g},{h.value:.12g}"
         for h in history]

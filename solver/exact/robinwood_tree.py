@@ -421,6 +421,19 @@ class KeyBuilder:
         return {"parent": self._parent, "token": self._token, "set_obs": self._obs,
                 "set_player": self._player}
 
+    def spill(self, folder) -> None:
+        """Move the trie to .npy files in `folder`, read back memory-mapped: a solve does
+        not touch it until the strategy file is written, so it need not stay resident
+        (about 8 bytes a node)."""
+        from pathlib import Path
+
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        for name in ("_parent", "_token", "_obs", "_player"):
+            path = folder / f"{name[1:]}.npy"
+            np.save(path, getattr(self, name))
+            setattr(self, name, np.load(path, mmap_mode="r"))
+
     @classmethod
     def from_arrays(cls, variant: Variant, arrays: dict[str, np.ndarray]) -> "KeyBuilder":
         return cls(variant, arrays["parent"], arrays["token"], arrays["set_obs"],
