@@ -185,6 +185,38 @@ def _update(tree, cfr, rule, own_infosets, lo, hi):
 
 
 @jit
+def _pass_top_down(tree, cfr, p, top):
+    """Start player p's pass: the root's reaches, then the top ranges top-down."""
+    _start_pass(cfr)
+    _reach_down(tree, cfr, p, top)
+
+
+@jit
+def _pass_group(tree, cfr, p, rule, ranges, own):
+    """One thread's share of p's pass: its subtrees down and up, then the regret update
+    of p's infosets that lie wholly inside them (`own`)."""
+    _reach_down(tree, cfr, p, ranges)
+    _values_up(tree, cfr, p, rule, ranges)
+    _update(tree, cfr, rule, own, 0, own.shape[0])
+
+
+@jit
+def _pass_top_up(tree, cfr, p, rule, top, own):
+    """End p's pass: the top ranges bottom-up, then the update of p's other infosets."""
+    _values_up(tree, cfr, p, rule, top)
+    _update(tree, cfr, rule, own, 0, own.shape[0])
+
+
+@jit
+def _mark_infosets(tree, ranges, p, bit, marks):
+    """marks[s] |= bit for every infoset s of p with a node in `ranges`."""
+    for r in range(ranges.shape[0]):
+        for n in range(ranges[r, 0], ranges[r, 1]):
+            if tree.kind[n] == DECISION and tree.player[n] == p:
+                marks[tree.infoset[n]] |= bit
+
+
+@jit
 def _rematch(tree, cfr, predictive):
     """Recompute the current strategy everywhere from the regrets (after the best
     response borrowed `current` as scratch)."""

@@ -98,20 +98,41 @@ class Schedule:
     `groups[p]` are two lists of disjoint subtrees (descendant ranges of the nodes at
     depth `depth`) for player p's pass; no infoset of p has nodes in both, so the two
     threads never write the same regret or strategy-sum slot, and each slot receives its
-    terms in the same order whatever the threads. `update[p]` splits p's infosets in two
-    halves for the regret update. One thread runs the same ranges in the same order.
+    terms in the same order whatever the threads. Each thread then updates p's infosets
+    that lie wholly in its subtrees (`own[p][0]`, `own[p][1]`); the rest (`own[p][2]`,
+    those with a node in the top) are updated after the top's bottom-up half. One
+    thread runs the same ranges in the same order.
     """
 
     depth: int
     top: np.ndarray
     groups: tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
     balance: tuple[float, float]  # per player: the larger group's share of the nodes
+    own: tuple = ()  # per player: (infosets of group 0, of group 1, the rest), int32
+
+    def assign_infosets(self, tree: FlatTree) -> "Schedule":
+        """Fill `own`: which update each of a player's infosets belongs to."""
+        ts = kern.tree_struct(tree)
+        own = []
+        for p in (0, 1):
+            marks = np.zeros(tree.num_infosets, dtype=np.int8)
+            kern._mark_infosets(ts, self.groups[p][0], p, 1, marks)
+            kern._mark_infosets(ts, self.groups[p][1], p, 2, marks)
+            kern._mark_infosets(ts, self.top, p, 4, marks)
+            mine = tree.infoset_player == p
+            own.append(tuple(np.flatnonzero(mine & (marks == m)).astype(np.int32)
+                             for m in (1, 2)) +
+                       (np.flatnonzero(mine & (marks != 1) & (marks != 2))
+                        .astype(np.int32),))
+        self.own = tuple(own)
+        return self
 
     @classmethod
     def serial(cls, tree: FlatTree) -> "Schedule":
         empty = np.zeros((0, 2), dtype=np.int64)
         whole = np.array([[0, tree.num_nodes]], dtype=np.int64)
-        return cls(0, whole, ((empty, empty), (empty, empty)), (1.0, 1.0))
+        return cls(0, whole, ((empty, empty), (empty, empty)), (1.0, 1.0)) \
+            .assign_infosets(tree)
 
     @classmethod
     def split(cls, tree: FlatTree, scratch: np.ndarray, max_depth: int = 12) -> "Schedule":
@@ -162,7 +183,7 @@ class Schedule:
         # The top: every node outside the frontier's subtrees (depth <= d).
         bounds = np.concatenate(([0], ranges.ravel(), [n])).reshape(-1, 2)
         top = bounds[bounds[:, 1] > bounds[:, 0]].astype(np.int64)
-        return cls(d, top, groups, shares)
+        return cls(d, top, groups, shares).assign_infosets(tree)
 
 
 class CFRSolver:
@@ -186,8 +207,6 @@ class CFRSolver:
         self.prediction = np.zeros(slots if predictive else 0)
         self.strategy_sum = np.zeros(slots)
         instant = np.zeros(slots)
-        self._own_infosets = [np.flatnonzero(tree.infoset_player == p).astype(np.int32)
-                              for p in (0, 1)]
         n = tree.num_nodes
         reach_own = np.empty(n)
         # The same schedule for any number of threads: that is what makes one thread's
@@ -223,18 +242,11 @@ class CFRSolver:
             rule = kern.Rule(a.rule, float(it), float(a.alpha), float(a.beta),
                              float(a.gamma), a.average_weight(it))
             for p in (0, 1):
-                g0, g1 = sched.groups[p]
-                kern._start_pass(cs)
-                kern._reach_down(ts, cs, p, sched.top)
-                _both(lambda: kern._reach_down(ts, cs, p, g0),
-                      lambda: kern._reach_down(ts, cs, p, g1), threads)
-                _both(lambda: kern._values_up(ts, cs, p, rule, g0),
-                      lambda: kern._values_up(ts, cs, p, rule, g1), threads)
-                kern._values_up(ts, cs, p, rule, sched.top)
-                own = self._own_infosets[p]
-                half = len(own) // 2
-                _both(lambda: kern._update(ts, cs, rule, own, 0, half),
-                      lambda: kern._update(ts, cs, rule, own, half, len(own)), threads)
+                (g0, g1), (own0, own1, own_top) = sched.groups[p], sched.own[p]
+                kern._pass_top_down(ts, cs, p, sched.top)
+                _both(lambda: kern._pass_group(ts, cs, p, rule, g0, own0),
+                      lambda: kern._pass_group(ts, cs, p, rule, g1, own1), threads)
+                kern._pass_top_up(ts, cs, p, rule, sched.top, own_top)
 
     def restore_current(self) -> None:
         """Recompute the current strategy from the regrets (after a best response
