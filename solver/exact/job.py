@@ -21,7 +21,9 @@ from game_def.variant import Variant
 
 from solver.exact.best_response import BestResponder
 from solver.exact.cfr import Algorithm, CFRSolver
-from solver.exact.robinwood_tree import PEAK_BYTES_PER_NODE, build_robinwood_tree, count_nodes
+from solver.exact._kernels import RULE_PCFR_PLUS
+from solver.exact.robinwood_tree import (PEAK_BYTES_PER_NODE, PREDICTION_BYTES_PER_NODE,
+                                         build_robinwood_tree, count_nodes)
 from solver.exact.stored import save_strategy
 from solver.jobs import (Interrupted, available_memory_bytes, package_version,
                          peak_memory_bytes, release_free_memory)
@@ -85,16 +87,16 @@ class Progress:
 
 
 def check_fits(variant: Variant, max_memory_bytes: int | None = None,
-               symmetric: bool = False) -> int:
+               symmetric: bool = False, bytes_per_node: int = PEAK_BYTES_PER_NODE) -> int:
     """Count the tree's nodes, up to what memory allows; refuse if it cannot fit."""
     budget = max_memory_bytes or int(0.8 * available_memory_bytes())
-    cap = budget // PEAK_BYTES_PER_NODE
+    cap = budget // bytes_per_node
     start = time.perf_counter()
     nodes = count_nodes(variant, cap, symmetric)
     if nodes < 0:
         raise SolveError(
             f"the game tree of {variant} has more than {cap:,} nodes (counted in "
-            f"{time.perf_counter() - start:.0f} s); at about {PEAK_BYTES_PER_NODE} bytes a "
+            f"{time.perf_counter() - start:.0f} s); at about {bytes_per_node} bytes a "
             f"node it needs more than the {budget / 1024**3:.1f} GiB allowed. Lower "
             f"max_turns or pick a smaller deck")
     return nodes
@@ -138,7 +140,9 @@ def solve(config: SolveConfig,
 
     say(f"counting the game tree of {config.variant}")
     symmetric = config.symmetric and config.variant.layout is None
-    nodes = check_fits(config.variant, config.max_memory_bytes, symmetric)
+    per_node = PEAK_BYTES_PER_NODE + (PREDICTION_BYTES_PER_NODE
+                                      if config.algo.rule == RULE_PCFR_PLUS else 0)
+    nodes = check_fits(config.variant, config.max_memory_bytes, symmetric, per_node)
     say("building the game tree" + (" (position-symmetric)" if symmetric else ""))
     t0 = time.perf_counter()
     tree = build_robinwood_tree(config.variant, symmetric=symmetric, num_nodes=nodes,

@@ -29,6 +29,8 @@ from solver.exact.tree import CHANCE, DECISION, TERMINAL, FlatTree
 # trie (about 8 B) is on disk, memory-mapped, while iterating; the build peaks lower
 # (47 B), its hash tables holding int32 entry indices.
 PEAK_BYTES_PER_NODE = 84
+# PCFR+ keeps last iteration's regrets too: one more float64 per slot (0.97 a node).
+PREDICTION_BYTES_PER_NODE = 8
 
 
 class TreeTooLarge(MemoryError):
