@@ -33,6 +33,20 @@ def peak_memory_bytes() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: KiB
 
 
+def release_free_memory() -> None:
+    """Hand memory freed by the allocator back to the system (glibc's malloc_trim).
+
+    A tree build frees its growing buffers and hash tables; glibc keeps much of that in
+    the process's heap (its mmap threshold rises after large frees), which would count
+    in the peak of the solve that follows. No-op where there is no glibc."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
 def package_version() -> str:
     """The installed robinwood version, recorded in every run's metadata."""
     from importlib.metadata import PackageNotFoundError, version

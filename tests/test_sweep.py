@@ -203,9 +203,11 @@ def test_the_method_follows_the_counted_tree_and_the_players():
         counts.append(cap)
         return 1000 if cap >= 1000 else -1
 
-    # fits: exact, needing its nodes at 210 bytes each beside the process
-    method, nodes, need = choose(point, settings, PROCESS_BYTES + 210 * 1000, count)
-    assert (method, nodes, need) == ("exact", 1000, PROCESS_BYTES + 210 * 1000)
+    # fits: exact, needing its nodes at PEAK_BYTES_PER_NODE each beside the process
+    from solver.exact.robinwood_tree import PEAK_BYTES_PER_NODE as per_node
+
+    method, nodes, need = choose(point, settings, PROCESS_BYTES + per_node * 1000, count)
+    assert (method, nodes, need) == ("exact", 1000, PROCESS_BYTES + per_node * 1000)
     # does not fit: Monte Carlo CFR with its table cap
     method, nodes, need = choose(point, settings, 8 * 1024**3, lambda v, c, s: -1)
     assert method == "mccfr" and need == 2 * 1024**3 + PROCESS_BYTES

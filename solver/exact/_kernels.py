@@ -2,10 +2,19 @@
 
 Private: `solver.exact.cfr` and `solver.exact.best_response` validate inputs and call these. Twins in
 `tests/naive_solver.py` (recursive, dict-based) check them.
+
+Kernels take a few structures (namedtuples, which numba compiles as typed records):
+`Tree` (the FlatTree's node and infoset arrays), `CFRState` (what the solver iterates on),
+`Rule` (the update rule and its discount parameters), `BRBuffers` (the best response's
+working arrays). A pass runs over a list of node ranges (`ranges[i] = lo, hi`), so that
+the solver can hand disjoint subtrees to two threads (solver.exact.cfr.Schedule).
 """
 
 from __future__ import annotations
 
+from collections import namedtuple
+
+import numpy as np
 
 from game_def.kernels import jit
 
@@ -16,6 +25,32 @@ RULE_CFR = 0        # regret sum, uniform average
 RULE_CFR_PLUS = 1   # regret sum floored at 0, average weighted by t
 RULE_DISCOUNTED = 2  # DCFR(alpha, beta, gamma); linear CFR is DCFR(1, 1, 1)
 RULE_PCFR_PLUS = 3  # predictive CFR+: floored regrets, prediction = last regret, t^2 average
+
+Tree = namedtuple("Tree", ["kind", "player", "infoset", "first_child", "num_children",
+                           "edge_prob", "payoff", "infoset_offset", "infoset_num_actions"])
+# Per action slot: current strategy, cumulative regret, prediction (PCFR+ only, else
+# empty), strategy sum, this pass's regret. (Adding a pass's regrets straight into the
+# cumulative ones would save a slot array but changes CFR+: a sum that should cancel to
+# exactly 0 comes out as +-1e-17, and regret matching+ turns a positive crumb into a pure
+# strategy; measured 7x worse exploitability after 300 iterations on a small deck.)
+# Per node: own reach, and one array that holds the
+# others' reach (chance x opponent) until the backward pass overwrites it with the
+# node's value (a node's reach is read just before its value is written).
+CFRState = namedtuple("CFRState", ["current", "regret", "prediction", "strategy_sum",
+                                   "instant", "reach_own", "reach_value"])
+# rule: RULE_*; t: iteration; alpha, beta, gamma: DCFR; avg_weight: weight of this
+# iteration's strategy in the average.
+Rule = namedtuple("Rule", ["rule", "t", "alpha", "beta", "gamma", "avg_weight"])
+# Best response of one player: nodes by decreasing own depth (`order`, `level_start`),
+# reach then value per node (`reach_value`), per slot the action values, per infoset the
+# chosen action.
+BRBuffers = namedtuple("BRBuffers", ["order", "level_start", "reach_value", "action_value",
+                                     "best"])
+
+
+def tree_struct(tree) -> Tree:
+    return Tree(tree.kind, tree.player, tree.infoset, tree.first_child, tree.num_children,
+                tree.edge_prob, tree.payoff, tree.infoset_offset, tree.infoset_num_actions)
 
 
 @jit
@@ -36,119 +71,213 @@ def _regret_matching(regret, prediction, use_prediction, off, k, out):
 
 
 @jit
-def _traverse(kind, player, infoset, first_child, num_children, edge_prob, payoff,
-              infoset_offset, p, sign, avg_weight, current, instant, strategy_sum,
-              reach_own, reach_other, value):
-    """One CFR pass for player p: counterfactual regrets into `instant`, and
-    avg_weight * own reach * current strategy into `strategy_sum`, both at p's infosets.
-
-    `sign` is +1 for player 0 and -1 for player 1 (payoffs are player 0's).
-    """
-    n_nodes = kind.shape[0]
-    reach_own[0] = 1.0
-    reach_other[0] = 1.0
-    for n in range(n_nodes):
-        k = kind[n]
-        if k == TERMINAL:
-            continue
-        f = first_child[n]
-        c = num_children[n]
-        ro = reach_own[n]
-        rx = reach_other[n]
-        if k == CHANCE:
-            for i in range(c):
-                reach_own[f + i] = ro
-                reach_other[f + i] = rx * edge_prob[f + i]
-        else:
-            off = infoset_offset[infoset[n]]
-            if player[n] == p:
-                for i in range(c):
-                    reach_own[f + i] = ro * current[off + i]
-                    reach_other[f + i] = rx
-            else:
-                for i in range(c):
-                    reach_own[f + i] = ro
-                    reach_other[f + i] = rx * current[off + i]
-    for n in range(n_nodes - 1, -1, -1):
-        k = kind[n]
-        if k == TERMINAL:
-            value[n] = sign * payoff[n]
-            continue
-        ro = reach_own[n]
-        rx = reach_other[n]
-        if ro == 0.0 and rx == 0.0:
-            value[n] = 0.0  # never weighs in any update (see docs/solver.md)
-            continue
-        f = first_child[n]
-        c = num_children[n]
-        v = 0.0
-        if k == CHANCE:
-            for i in range(c):
-                v += edge_prob[f + i] * value[f + i]
-            value[n] = v
-            continue
-        off = infoset_offset[infoset[n]]
-        for i in range(c):
-            v += current[off + i] * value[f + i]
-        value[n] = v
-        if player[n] == p:
-            for i in range(c):
-                instant[off + i] += rx * (value[f + i] - v)
-                strategy_sum[off + i] += avg_weight * ro * current[off + i]
-    return value[0]
+def _start_pass(cfr):
+    cfr.reach_own[0] = 1.0
+    cfr.reach_value[0] = 1.0
 
 
 @jit
-def _update(own_infosets, infoset_offset, infoset_num_actions, rule, t, alpha, beta,
-            gamma, instant, regret, prediction, strategy_sum, current):
-    """Fold this iteration's regrets at `own_infosets` (the updating player's) into the
-    cumulative ones and recompute the current strategy there; discount as the rule says."""
-    pos_discount = t ** alpha / (t ** alpha + 1.0)
-    neg_discount = t ** beta / (t ** beta + 1.0)
-    avg_discount = (t / (t + 1.0)) ** gamma
-    use_prediction = rule == RULE_PCFR_PLUS
-    for j in range(own_infosets.shape[0]):
+def _reach_down(tree, cfr, p, ranges):
+    """Top-down half of player p's CFR pass over `ranges` (ascending): each node gives
+    its children their own reach and the others' reach."""
+    kind, first_child, num_children = tree.kind, tree.first_child, tree.num_children
+    edge_prob, current = tree.edge_prob, cfr.current
+    player, infoset, infoset_offset = tree.player, tree.infoset, tree.infoset_offset
+    reach_own, reach_other = cfr.reach_own, cfr.reach_value
+    for r in range(ranges.shape[0]):
+        for n in range(ranges[r, 0], ranges[r, 1]):
+            k = kind[n]
+            if k == TERMINAL:
+                continue
+            f = first_child[n]
+            c = num_children[n]
+            ro = reach_own[n]
+            rx = reach_other[n]
+            if k == CHANCE:
+                for i in range(c):
+                    reach_own[f + i] = ro
+                    reach_other[f + i] = rx * edge_prob[f + i]
+            else:
+                off = infoset_offset[infoset[n]]
+                if player[n] == p:
+                    for i in range(c):
+                        reach_own[f + i] = ro * current[off + i]
+                        reach_other[f + i] = rx
+                else:
+                    for i in range(c):
+                        reach_own[f + i] = ro
+                        reach_other[f + i] = rx * current[off + i]
+
+
+@jit
+def _values_up(tree, cfr, p, rule, ranges):
+    """Bottom-up half of player p's pass over `ranges` (descending): node values for p
+    (sign +1 for player 0, -1 for player 1: payoffs are player 0's), counterfactual
+    regrets into `instant` and avg_weight * own reach * current strategy into
+    `strategy_sum`, at p's infosets."""
+    kind, first_child, num_children = tree.kind, tree.first_child, tree.num_children
+    edge_prob, payoff, current = tree.edge_prob, tree.payoff, cfr.current
+    reach_own, value = cfr.reach_own, cfr.reach_value
+    instant, strategy_sum = cfr.instant, cfr.strategy_sum
+    player, infoset, infoset_offset = tree.player, tree.infoset, tree.infoset_offset
+    sign = 1.0 if p == 0 else -1.0
+    avg_weight = rule.avg_weight
+    for r in range(ranges.shape[0] - 1, -1, -1):
+        for n in range(ranges[r, 1] - 1, ranges[r, 0] - 1, -1):
+            k = kind[n]
+            if k == TERMINAL:
+                value[n] = sign * np.float64(payoff[n])
+                continue
+            ro = reach_own[n]
+            rx = value[n]  # still the others' reach: read before the value is written
+            if ro == 0.0 and rx == 0.0:
+                value[n] = 0.0  # never weighs in any update (see docs/solver.md)
+                continue
+            f = first_child[n]
+            c = num_children[n]
+            v = 0.0
+            if k == CHANCE:
+                for i in range(c):
+                    v += edge_prob[f + i] * value[f + i]
+                value[n] = v
+                continue
+            off = infoset_offset[infoset[n]]
+            for i in range(c):
+                v += current[off + i] * value[f + i]
+            value[n] = v
+            if player[n] == p:
+                for i in range(c):
+                    instant[off + i] += rx * (value[f + i] - v)
+                    strategy_sum[off + i] += avg_weight * ro * current[off + i]
+
+
+@jit
+def _update(tree, cfr, rule, own_infosets, lo, hi):
+    """Fold this iteration's regrets at own_infosets[lo:hi] (the updating player's) into
+    the cumulative ones and recompute the current strategy there; discount as the rule
+    says."""
+    t = rule.t
+    pos_discount = t ** rule.alpha / (t ** rule.alpha + 1.0)
+    neg_discount = t ** rule.beta / (t ** rule.beta + 1.0)
+    avg_discount = (t / (t + 1.0)) ** rule.gamma
+    predictive = rule.rule == RULE_PCFR_PLUS
+    floored = rule.rule == RULE_CFR_PLUS or predictive
+    discounted = rule.rule == RULE_DISCOUNTED
+    regret, instant, prediction = cfr.regret, cfr.instant, cfr.prediction
+    strategy_sum, current = cfr.strategy_sum, cfr.current
+    infoset_offset, infoset_num_actions = tree.infoset_offset, tree.infoset_num_actions
+    for j in range(lo, hi):
         s = own_infosets[j]
         off = infoset_offset[s]
         k = infoset_num_actions[s]
         for i in range(k):
             r = regret[off + i] + instant[off + i]
-            if rule == RULE_CFR_PLUS or rule == RULE_PCFR_PLUS:
+            if floored:
                 r = max(r, 0.0)
-            elif rule == RULE_DISCOUNTED:
+            elif discounted:
                 r *= pos_discount if r > 0.0 else neg_discount
                 strategy_sum[off + i] *= avg_discount
             regret[off + i] = r
-            prediction[off + i] = instant[off + i]
+            if predictive:
+                prediction[off + i] = instant[off + i]
             instant[off + i] = 0.0
-        _regret_matching(regret, prediction, use_prediction, off, k, current)
+        _regret_matching(regret, prediction, predictive, off, k, current)
 
 
 @jit
-def _expected_value(kind, infoset, first_child, num_children, edge_prob, payoff,
-                    infoset_offset, strategy, value):
+def _pass_top_down(tree, cfr, p, top):
+    """Start player p's pass: the root's reaches, then the top ranges top-down."""
+    _start_pass(cfr)
+    _reach_down(tree, cfr, p, top)
+
+
+@jit
+def _pass_group(tree, cfr, p, rule, ranges, own):
+    """One thread's share of p's pass: its subtrees down and up, then the regret update
+    of p's infosets that lie wholly inside them (`own`)."""
+    _reach_down(tree, cfr, p, ranges)
+    _values_up(tree, cfr, p, rule, ranges)
+    _update(tree, cfr, rule, own, 0, own.shape[0])
+
+
+@jit
+def _pass_top_up(tree, cfr, p, rule, top, own):
+    """End p's pass: the top ranges bottom-up, then the update of p's other infosets."""
+    _values_up(tree, cfr, p, rule, top)
+    _update(tree, cfr, rule, own, 0, own.shape[0])
+
+
+@jit
+def _mark_infosets(tree, ranges, p, bit, marks):
+    """marks[s] |= bit for every infoset s of p with a node in `ranges`."""
+    for r in range(ranges.shape[0]):
+        for n in range(ranges[r, 0], ranges[r, 1]):
+            if tree.kind[n] == DECISION and tree.player[n] == p:
+                marks[tree.infoset[n]] |= bit
+
+
+@jit
+def _rematch(tree, cfr, predictive):
+    """Recompute the current strategy everywhere from the regrets (after the best
+    response borrowed `current` as scratch)."""
+    for s in range(tree.infoset_offset.shape[0]):
+        _regret_matching(cfr.regret, cfr.prediction, predictive, tree.infoset_offset[s],
+                         tree.infoset_num_actions[s], cfr.current)
+
+
+@jit
+def _prob(strategy, normalise, off, k, i):
+    """Probability of slot off + i: `strategy` itself, or when `normalise`, its share of
+    the infoset's sum (uniform if zero), as solver.exact.cfr.normalise computes it."""
+    if not normalise:
+        return strategy[off + i]
+    total = 0.0
+    for j in range(k):
+        total += strategy[off + j]
+    return strategy[off + i] / total if total > 0.0 else 1.0 / k
+
+
+@jit
+def _normalise(tree, weights, out):
+    """Per infoset, weights / their sum (uniform where the sum is zero)."""
+    infoset_offset, infoset_num_actions = tree.infoset_offset, tree.infoset_num_actions
+    for s in range(infoset_offset.shape[0]):
+        off = infoset_offset[s]
+        k = infoset_num_actions[s]
+        for i in range(k):
+            out[off + i] = _prob(weights, True, off, k, i)
+
+
+@jit
+def _expected_value(tree, strategy, normalise, value):
     """Player 0's expected payoff when both players follow `strategy`."""
+    kind, first_child, num_children = tree.kind, tree.first_child, tree.num_children
+    payoff, edge_prob = tree.payoff, tree.edge_prob
+    infoset, infoset_offset = tree.infoset, tree.infoset_offset
     for n in range(kind.shape[0] - 1, -1, -1):
         k = kind[n]
         if k == TERMINAL:
             value[n] = payoff[n]
             continue
         f = first_child[n]
+        c = num_children[n]
         v = 0.0
         if k == CHANCE:
-            for i in range(num_children[n]):
+            for i in range(c):
                 v += edge_prob[f + i] * value[f + i]
         else:
             off = infoset_offset[infoset[n]]
-            for i in range(num_children[n]):
-                v += strategy[off + i] * value[f + i]
+            for i in range(c):
+                v += _prob(strategy, normalise, off, c, i) * value[f + i]
         value[n] = v
     return value[0]
 
 
 @jit
-def _own_depth(kind, player, first_child, num_children, b, depth):
+def _own_depth(tree, b, depth):
     """Number of b's decisions strictly above each node (equal across an infoset)."""
+    kind, player = tree.kind, tree.player
+    first_child, num_children = tree.first_child, tree.num_children
     depth[0] = 0
     top = 0
     for n in range(kind.shape[0]):
@@ -164,30 +293,59 @@ def _own_depth(kind, player, first_child, num_children, b, depth):
 
 
 @jit
-def _best_response(kind, player, infoset, first_child, num_children, edge_prob, payoff,
-                   infoset_offset, infoset_num_actions, strategy, b, order, level_start,
-                   reach, value, action_value, best):
-    """Value of a best response of player b to the other player's `strategy`.
+def _order_by_depth(depth, top, order, level_start):
+    """Counting sort of node ids by depth, ids increasing within a depth (what
+    np.argsort(depth, kind='stable') gives); depth d is
+    order[level_start[d]:level_start[d + 1]]."""
+    level_start[:] = 0
+    for n in range(depth.shape[0]):
+        level_start[depth[n] + 1] += 1
+    for d in range(top + 1):
+        level_start[d + 1] += level_start[d]
+    fill = level_start[:top + 1].copy()
+    for n in range(depth.shape[0]):
+        d = depth[n]
+        order[fill[d]] = n
+        fill[d] += 1
 
-    `order` lists nodes by decreasing b-depth (ids increasing within a depth) and
-    `level_start[d]` where depth d begins in it. Deeper b-infosets are decided before
-    shallower ones, which is exact under perfect recall. `best[s]` receives b's choice.
+
+@jit
+def _best_response(tree, strategy, normalise, b, buf):
+    """Value of a best response of player b to the other player's `strategy` (its
+    per-infoset shares if `normalise`).
+
+    `buf.order` lists nodes by b-depth (ids increasing within a depth) and
+    `buf.level_start[d]` where depth d begins in it. Deeper b-infosets are decided before
+    shallower ones, which is exact under perfect recall. `buf.best[s]` receives b's
+    choice (it must hold -1 at the start; `buf.action_value` zeros at b's slots).
     """
+    kind, player, infoset = tree.kind, tree.player, tree.infoset
+    first_child, num_children = tree.first_child, tree.num_children
+    edge_prob, infoset_offset = tree.edge_prob, tree.infoset_offset
+    order, level_start = buf.order, buf.level_start
+    rv, action_value, best = buf.reach_value, buf.action_value, buf.best
+    payoff, infoset_num_actions = tree.payoff, tree.infoset_num_actions
     sign = 1.0 if b == 0 else -1.0
     n_nodes = kind.shape[0]
-    reach[0] = 1.0
+    rv[0] = 1.0
     for n in range(n_nodes):  # chance x opponent reach
         k = kind[n]
         if k == TERMINAL:
             continue
         f = first_child[n]
-        for i in range(num_children[n]):
-            if k == CHANCE:
-                reach[f + i] = reach[n] * edge_prob[f + i]
-            elif player[n] == b:
-                reach[f + i] = reach[n]
-            else:
-                reach[f + i] = reach[n] * strategy[infoset_offset[infoset[n]] + i]
+        c = num_children[n]
+        if k == CHANCE:
+            for i in range(c):
+                rv[f + i] = rv[n] * edge_prob[f + i]
+        elif player[n] == b:
+            for i in range(c):
+                rv[f + i] = rv[n]
+        else:
+            off = infoset_offset[infoset[n]]
+            for i in range(c):
+                rv[f + i] = rv[n] * _prob(strategy, normalise, off, c, i)
+    # From here on rv[n] is n's reach until n is valued, then its value: b's decisions
+    # at a depth read their reach (first loop) before any of them is valued (second).
     levels = level_start.shape[0] - 1
     for d in range(levels - 1, -1, -1):
         lo = level_start[d]
@@ -198,8 +356,9 @@ def _best_response(kind, player, infoset, first_child, num_children, edge_prob, 
             if kind[n] == DECISION and player[n] == b:
                 off = infoset_offset[infoset[n]]
                 f = first_child[n]
+                reach = rv[n]
                 for i in range(num_children[n]):
-                    action_value[off + i] += reach[n] * value[f + i]
+                    action_value[off + i] += reach * rv[f + i]
         for j in range(lo, hi):
             n = order[j]
             if kind[n] == DECISION and player[n] == b:
@@ -211,24 +370,116 @@ def _best_response(kind, player, infoset, first_child, num_children, edge_prob, 
                         if action_value[off + i] > action_value[off + top] + 1e-15:
                             top = i
                     best[s] = top
-                value[n] = value[first_child[n] + best[s]]
+                rv[n] = rv[first_child[n] + best[s]]
         # Everything else at this depth, bottom-up.
         for j in range(hi - 1, lo - 1, -1):
             n = order[j]
             k = kind[n]
             if k == TERMINAL:
-                value[n] = sign * payoff[n]
+                rv[n] = sign * np.float64(payoff[n])
             elif k == CHANCE:
                 f = first_child[n]
                 v = 0.0
                 for i in range(num_children[n]):
-                    v += edge_prob[f + i] * value[f + i]
-                value[n] = v
+                    v += edge_prob[f + i] * rv[f + i]
+                rv[n] = v
             elif player[n] != b:
                 f = first_child[n]
+                c = num_children[n]
                 off = infoset_offset[infoset[n]]
                 v = 0.0
-                for i in range(num_children[n]):
-                    v += strategy[off + i] * value[f + i]
-                value[n] = v
-    return value[0]
+                for i in range(c):
+                    v += _prob(strategy, normalise, off, c, i) * rv[f + i]
+                rv[n] = v
+    return rv[0]
+
+
+# ----- two threads: disjoint subtrees -----------------------------------------------------
+
+@jit
+def _subtree_ends(tree, depth, last):
+    """Absolute depth of every node, and the last id in its subtree (the builders number
+    the descendants of a node contiguously: first_child[n] .. last[n])."""
+    kind = tree.kind
+    n_nodes = kind.shape[0]
+    depth[0] = 0
+    for n in range(n_nodes):
+        if kind[n] != TERMINAL:
+            f = tree.first_child[n]
+            for i in range(tree.num_children[n]):
+                depth[f + i] = depth[n] + 1
+    for n in range(n_nodes - 1, -1, -1):
+        m = n
+        if kind[n] != TERMINAL:
+            f = tree.first_child[n]
+            for i in range(tree.num_children[n]):
+                if last[f + i] > m:
+                    m = last[f + i]
+        last[n] = m
+
+
+@jit
+def _is_contiguous(tree, last):
+    """Whether every node's descendants are exactly first_child[n] .. last[n] (checked
+    by counting: a subtree of s nodes spans s ids)."""
+    kind = tree.kind
+    n_nodes = kind.shape[0]
+    size = np.ones(n_nodes, dtype=np.int64)
+    for n in range(n_nodes - 1, -1, -1):
+        if kind[n] != TERMINAL:
+            f = tree.first_child[n]
+            for i in range(tree.num_children[n]):
+                size[n] += size[f + i]
+            if last[n] - tree.first_child[n] + 1 != size[n] - 1:
+                return False
+    return True
+
+
+@jit
+def _frontier(tree, depth, last, d):
+    """Non-terminal nodes at depth d with their descendant ranges [lo, hi)."""
+    count = 0
+    for n in range(tree.kind.shape[0]):
+        if depth[n] == d and tree.kind[n] != TERMINAL:
+            count += 1
+    out = np.empty((count, 2), dtype=np.int64)
+    j = 0
+    for n in range(tree.kind.shape[0]):
+        if depth[n] == d and tree.kind[n] != TERMINAL:
+            out[j, 0] = tree.first_child[n]
+            out[j, 1] = last[n] + 1
+            j += 1
+    return out
+
+
+@jit
+def _find(parent, i):
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+    return i
+
+
+@jit
+def _components(tree, ranges, p, owner):
+    """Union-find over the subtrees `ranges`: two that hold nodes of one of p's infosets
+    are joined. Returns each subtree's component root. `owner` (per infoset, -1) is
+    scratch."""
+    m = ranges.shape[0]
+    parent = np.arange(m)
+    for j in range(m):
+        for n in range(ranges[j, 0], ranges[j, 1]):
+            if tree.kind[n] == DECISION and tree.player[n] == p:
+                s = tree.infoset[n]
+                o = owner[s]
+                if o < 0:
+                    owner[s] = j
+                else:
+                    a = _find(parent, o)
+                    b = _find(parent, j)
+                    if a != b:
+                        parent[max(a, b)] = min(a, b)
+    roots = np.empty(m, dtype=np.int64)
+    for j in range(m):
+        roots[j] = _find(parent, j)
+    return roots

@@ -21,54 +21,80 @@ class Exploitability:
 
 
 class BestResponder:
-    """Precomputes, per player, the depth ordering the best-response kernel walks."""
+    """Exact best responses over one tree.
 
-    def __init__(self, tree: FlatTree):
+    The depth ordering the kernel walks is recomputed for each best response into
+    scratch memory (4 bytes a node for the order, 4 for the depths) rather than kept
+    for both players. Given a `CFRSolver`, it borrows the solver's arrays (own reach
+    for the ordering, reach/value per node, the current strategy as action values) and
+    reads the average strategy straight from the strategy sums (`evaluate_solver`), so
+    measuring exploitability during a solve allocates nothing per node.
+    """
+
+    def __init__(self, tree: FlatTree, solver=None):
         self.tree = tree
+        self.solver = solver
         n = tree.num_nodes
-        self._orders = []
-        depth = np.empty(n, dtype=np.int32)
-        for b in (0, 1):
-            top = kern._own_depth(tree.kind, tree.player, tree.first_child,
-                                  tree.num_children, b, depth)
-            # Nodes grouped by b-depth (ids increasing within a depth); depth d is
-            # order[level_start[d]:level_start[d + 1]].
-            order = np.argsort(depth, kind="stable").astype(np.int64)
-            level_start = np.concatenate(
-                ([0], np.cumsum(np.bincount(depth, minlength=top + 1)))).astype(np.int64)
-            self._orders.append((order, level_start))
-        self._reach = np.empty(n)
-        self._value = np.empty(n)
+        self._ts = kern.tree_struct(tree)
+        if solver is not None:
+            self._scratch = solver._state.reach_own      # 8 bytes a node
+            self._rv = solver._state.reach_value
+        else:
+            self._scratch = np.empty(n)
+            self._rv = np.empty(n)
+        ints = self._scratch.view(np.int32)
+        self._order, self._depth = ints[:n], ints[n:2 * n]
+
+    def _walk(self, strategy: np.ndarray, normalise: bool, player: int,
+              action_value: np.ndarray) -> tuple[float, np.ndarray]:
+        top = kern._own_depth(self._ts, player, self._depth)
+        level_start = np.zeros(top + 2, dtype=np.int64)
+        kern._order_by_depth(self._depth, top, self._order, level_start)
+        best = np.full(self.tree.num_infosets, -1, dtype=np.int8)
+        action_value[:] = 0.0
+        buf = kern.BRBuffers(self._order, level_start, self._rv, action_value, best)
+        return float(kern._best_response(self._ts, strategy, normalise, player, buf)), best
 
     def best_response(self, strategy: np.ndarray, player: int) -> tuple[float, np.ndarray]:
         """Value of `player`'s best response to the other's part of `strategy`, and the
-        chosen action index per infoset (-1 at the other player's infosets)."""
+        chosen action index per infoset (int8; -1 at the other player's infosets)."""
         t = self.tree
         check_strategy(t, strategy)
         if player not in (0, 1):
             raise ValueError(f"player must be 0 or 1 (got {player})")
-        order, level_start = self._orders[player]
-        best = np.full(t.num_infosets, -1, dtype=np.int64)
-        action_value = np.zeros(t.num_action_slots)
-        value = _best_response_walk(t, strategy, player, order, level_start, self._reach,
-                                    self._value, action_value, best)
-        return value, best
+        action_value = np.empty(t.num_action_slots)
+        try:
+            return self._walk(strategy, False, player, action_value)
+        finally:
+            self._restore()
 
     def evaluate(self, strategy: np.ndarray) -> Exploitability:
         check_strategy(self.tree, strategy)
-        v = expected_value(self.tree, strategy)
-        br0, _ = self.best_response(strategy, 0)
-        br1, _ = self.best_response(strategy, 1)
+        action_value = np.empty(self.tree.num_action_slots)
+        try:
+            return self._evaluate(strategy, False, action_value)
+        finally:
+            self._restore()
+
+    def evaluate_solver(self) -> Exploitability:
+        """Exploitability of the solver's average strategy (its normalised strategy
+        sums), equal to evaluate(solver.average_strategy()) up to rounding."""
+        s = self.solver
+        try:
+            return self._evaluate(s.strategy_sum, True, s.current)
+        finally:
+            self._restore()
+
+    def _evaluate(self, strategy, normalise, action_value) -> Exploitability:
+        v = float(kern._expected_value(self._ts, strategy, normalise, self._rv))
+        br0, _ = self._walk(strategy, normalise, 0, action_value)
+        br1, _ = self._walk(strategy, normalise, 1, action_value)
         nash_conv = br0 + br1
         return Exploitability(v, (br0, br1), nash_conv, nash_conv / 2)
 
-
-def _best_response_walk(t, strategy, player, order, level_start, reach, value,
-                        action_value, best):
-    return kern._best_response(t.kind, t.player, t.infoset, t.first_child, t.num_children,
-                               t.edge_prob, t.payoff, t.infoset_offset,
-                               t.infoset_num_actions, strategy, player, order,
-                               level_start, reach, value, action_value, best)
+    def _restore(self) -> None:
+        if self.solver is not None:
+            self.solver.restore_current()
 
 
 def node_values(tree: FlatTree, strategy: np.ndarray) -> np.ndarray:
@@ -76,8 +102,7 @@ def node_values(tree: FlatTree, strategy: np.ndarray) -> np.ndarray:
     `strategy` (the root's is expected_value)."""
     check_strategy(tree, strategy)
     value = np.empty(tree.num_nodes)
-    kern._expected_value(tree.kind, tree.infoset, tree.first_child, tree.num_children,
-                         tree.edge_prob, tree.payoff, tree.infoset_offset, strategy, value)
+    kern._expected_value(kern.tree_struct(tree), strategy, False, value)
     return value
 
 

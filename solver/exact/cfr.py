@@ -12,7 +12,9 @@ Solving via Predictive Blackwell Approachability" (PCFR+, quadratic averaging).
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+import os
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable
 
 import numpy as np
 
@@ -65,25 +67,154 @@ def algorithm(name: str, alpha: float | None = None, beta: float | None = None,
     return dataclasses.replace(algo, **changes) if changes else algo
 
 
-class CFRSolver:
-    """Iterates one algorithm over one tree; holds regrets and the strategy sum."""
+# Threads a solver uses by default: this project's machines have two cores, and the
+# schedule splits a pass in two (more threads would idle).
+DEFAULT_THREADS = min(2, os.cpu_count() or 1)
+_POOL: ThreadPoolExecutor | None = None
 
-    def __init__(self, tree: FlatTree, algo: Algorithm | str = "cfr+"):
+
+def _both(first: Callable[[], None], second: Callable[[], None], threads: int) -> None:
+    """Run first() here and second() on the pool's thread (nogil kernels), or both here
+    one after the other when threads == 1: the same arithmetic either way."""
+    global _POOL
+    if threads < 2:
+        first()
+        second()
+        return
+    if _POOL is None:
+        _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cfr")
+    job = _POOL.submit(second)
+    try:
+        first()
+    finally:
+        job.result()
+
+
+@dataclasses.dataclass
+class Schedule:
+    """How one pass is split over two threads, bit for bit the same on one.
+
+    `top` (node ranges) runs alone: top-down before the groups, bottom-up after them.
+    `groups[p]` are two lists of disjoint subtrees (descendant ranges of the nodes at
+    depth `depth`) for player p's pass; no infoset of p has nodes in both, so the two
+    threads never write the same regret or strategy-sum slot, and each slot receives its
+    terms in the same order whatever the threads. Each thread then updates p's infosets
+    that lie wholly in its subtrees (`own[p][0]`, `own[p][1]`); the rest (`own[p][2]`,
+    those with a node in the top) are updated after the top's bottom-up half. One
+    thread runs the same ranges in the same order.
+    """
+
+    depth: int
+    top: np.ndarray
+    groups: tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+    balance: tuple[float, float]  # per player: the larger group's share of the nodes
+    own: tuple = ()  # per player: (infosets of group 0, of group 1, the rest), int32
+
+    def assign_infosets(self, tree: FlatTree) -> "Schedule":
+        """Fill `own`: which update each of a player's infosets belongs to."""
+        ts = kern.tree_struct(tree)
+        own = []
+        for p in (0, 1):
+            marks = np.zeros(tree.num_infosets, dtype=np.int8)
+            kern._mark_infosets(ts, self.groups[p][0], p, 1, marks)
+            kern._mark_infosets(ts, self.groups[p][1], p, 2, marks)
+            kern._mark_infosets(ts, self.top, p, 4, marks)
+            mine = tree.infoset_player == p
+            own.append(tuple(np.flatnonzero(mine & (marks == m)).astype(np.int32)
+                             for m in (1, 2)) +
+                       (np.flatnonzero(mine & (marks != 1) & (marks != 2))
+                        .astype(np.int32),))
+        self.own = tuple(own)
+        return self
+
+    @classmethod
+    def serial(cls, tree: FlatTree) -> "Schedule":
+        empty = np.zeros((0, 2), dtype=np.int64)
+        whole = np.array([[0, tree.num_nodes]], dtype=np.int64)
+        return cls(0, whole, ((empty, empty), (empty, empty)), (1.0, 1.0)) \
+            .assign_infosets(tree)
+
+    @classmethod
+    def split(cls, tree: FlatTree, scratch: np.ndarray, max_depth: int = 12) -> "Schedule":
+        """The frontier depth whose subtrees, grouped by shared infosets, balance two
+        threads best. `scratch`: 8 bytes a node (the solver's own-reach array)."""
+        n = tree.num_nodes
+        ts = kern.tree_struct(tree)
+        ints = scratch.view(np.int32)
+        depth, last = ints[:n], ints[n:2 * n]
+        kern._subtree_ends(ts, depth, last)
+        if not kern._is_contiguous(ts, last):
+            return cls.serial(tree)
+        owner = np.empty(tree.num_infosets, dtype=np.int32)
+        best = None
+        for d in range(1, max_depth + 1):
+            ranges = kern._frontier(ts, depth, last, d)
+            if len(ranges) < 2:
+                if len(ranges) == 0:
+                    break
+                continue
+            ranges = ranges[np.argsort(ranges[:, 0], kind="stable")]
+            sizes = ranges[:, 1] - ranges[:, 0]
+            top = n - int(sizes.sum())
+            groups, shares, cost = [], [], 0
+            for p in (0, 1):
+                owner.fill(-1)
+                roots = kern._components(ts, ranges, p, owner)
+                comp_size = np.bincount(roots, weights=sizes, minlength=len(ranges))
+                bins = [[], []]
+                load = [0, 0]
+                for c in np.argsort(-comp_size, kind="stable"):
+                    if comp_size[c] == 0:
+                        break
+                    j = 0 if load[0] <= load[1] else 1
+                    bins[j].append(c)
+                    load[j] += comp_size[c]
+                member = [np.isin(roots, b) for b in bins]
+                groups.append((ranges[member[0]], ranges[member[1]]))
+                shares.append(max(load) / n)
+                cost += top + max(load)
+            if best is None or cost < best[0]:
+                best = (cost, d, ranges, tuple(groups), tuple(shares))
+            if cost <= 1.02 * n:  # within 2% of an even split for both passes
+                break
+        if best is None:
+            return cls.serial(tree)
+        _, d, ranges, groups, shares = best
+        # The top: every node outside the frontier's subtrees (depth <= d).
+        bounds = np.concatenate(([0], ranges.ravel(), [n])).reshape(-1, 2)
+        top = bounds[bounds[:, 1] > bounds[:, 0]].astype(np.int64)
+        return cls(d, top, groups, shares).assign_infosets(tree)
+
+
+class CFRSolver:
+    """Iterates one algorithm over one tree; holds regrets and the strategy sum.
+
+    `threads` (default: 2 where the machine has them) splits every pass over disjoint
+    subtrees (`Schedule`); the results are identical to one thread's, bit for bit.
+    """
+
+    def __init__(self, tree: FlatTree, algo: Algorithm | str = "cfr+",
+                 threads: int | None = None):
         self.tree = tree
         self.algo = algorithm(algo) if isinstance(algo, str) else algo
+        self.threads = DEFAULT_THREADS if threads is None else max(1, int(threads))
         slots = tree.num_action_slots
         self.iteration = 0
+        predictive = self.algo.rule == kern.RULE_PCFR_PLUS
         self.current = uniform_strategy(tree)
         self.regret = np.zeros(slots)
-        self.prediction = np.zeros(slots)
+        # Only PCFR+ reads last iteration's regrets (its prediction).
+        self.prediction = np.zeros(slots if predictive else 0)
         self.strategy_sum = np.zeros(slots)
-        self._instant = np.zeros(slots)
-        self._own_infosets = [np.flatnonzero(tree.infoset_player == p).astype(np.int64)
-                              for p in (0, 1)]
+        instant = np.zeros(slots)
         n = tree.num_nodes
-        self._reach_own = np.empty(n)
-        self._reach_other = np.empty(n)
-        self._value = np.empty(n)
+        reach_own = np.empty(n)
+        # The same schedule for any number of threads: that is what makes one thread's
+        # results and two threads' identical.
+        self.schedule = Schedule.split(tree, reach_own)
+        self._tree = kern.tree_struct(tree)
+        self._state = kern.CFRState(self.current, self.regret, self.prediction,
+                                    self.strategy_sum, instant, reach_own, np.empty(n))
 
     # ----- state for checkpoints ------------------------------------------------------
     def arrays(self) -> dict[str, np.ndarray]:
@@ -93,6 +224,8 @@ class CFRSolver:
     def restore(self, iteration: int, arrays: dict[str, np.ndarray]) -> None:
         for name, arr in arrays.items():
             target = getattr(self, name)
+            if name == "prediction" and target.size == 0:
+                continue  # a checkpoint from before predictions were PCFR+'s only
             if target.shape != arr.shape:
                 raise ValueError(f"checkpoint array {name} has shape {arr.shape}, "
                                  f"the tree needs {target.shape}")
@@ -101,31 +234,36 @@ class CFRSolver:
 
     # ----- iterations -----------------------------------------------------------------
     def step(self, iterations: int = 1) -> None:
-        t = self.tree
-        a = self.algo
+        ts, cs, a, sched = self._tree, self._state, self.algo, self.schedule
+        threads = self.threads
         for _ in range(iterations):
             self.iteration += 1
             it = self.iteration
+            rule = kern.Rule(a.rule, float(it), float(a.alpha), float(a.beta),
+                             float(a.gamma), a.average_weight(it))
             for p in (0, 1):
-                kern._traverse(t.kind, t.player, t.infoset, t.first_child, t.num_children,
-                               t.edge_prob, t.payoff, t.infoset_offset, p,
-                               1.0 if p == 0 else -1.0, a.average_weight(it), self.current,
-                               self._instant, self.strategy_sum, self._reach_own,
-                               self._reach_other, self._value)
-                kern._update(self._own_infosets[p], t.infoset_offset, t.infoset_num_actions,
-                             a.rule, float(it), a.alpha, a.beta, a.gamma, self._instant,
-                             self.regret, self.prediction, self.strategy_sum, self.current)
+                (g0, g1), (own0, own1, own_top) = sched.groups[p], sched.own[p]
+                kern._pass_top_down(ts, cs, p, sched.top)
+                _both(lambda: kern._pass_group(ts, cs, p, rule, g0, own0),
+                      lambda: kern._pass_group(ts, cs, p, rule, g1, own1), threads)
+                kern._pass_top_up(ts, cs, p, rule, sched.top, own_top)
 
-    def average_strategy(self) -> np.ndarray:
-        """The average strategy per action slot (uniform where never reached)."""
-        return normalise(self.tree, self.strategy_sum)
+    def restore_current(self) -> None:
+        """Recompute the current strategy from the regrets (after a best response
+        borrowed its array)."""
+        kern._rematch(self._tree, self._state, self.algo.rule == kern.RULE_PCFR_PLUS)
+
+    def average_strategy(self, out: np.ndarray | None = None) -> np.ndarray:
+        """The average strategy per action slot (uniform where never reached), into
+        `out` if given (the solve job passes `current` once it is done iterating)."""
+        return normalise(self.tree, self.strategy_sum, out)
 
 
-def normalise(tree: FlatTree, weights: np.ndarray) -> np.ndarray:
-    """Per infoset, weights / their sum (uniform where the sum is zero)."""
-    sums = np.add.reduceat(weights, tree.infoset_offset) if len(weights) else weights
-    per_slot = np.repeat(sums, tree.infoset_num_actions)
-    uniform = uniform_strategy(tree)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out = np.where(per_slot > 0, weights / np.where(per_slot > 0, per_slot, 1), uniform)
+def normalise(tree: FlatTree, weights: np.ndarray,
+              out: np.ndarray | None = None) -> np.ndarray:
+    """Per infoset, weights / their sum (uniform where the sum is zero); one pass, no
+    temporaries (the average strategy of a 200-million-node solve is 1.5 GiB)."""
+    if out is None:
+        out = np.empty(len(weights))
+    kern._normalise(kern.tree_struct(tree), weights, out)
     return out

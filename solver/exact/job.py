@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
 import time
 from pathlib import Path
 from typing import Callable
@@ -20,9 +21,12 @@ from game_def.variant import Variant
 
 from solver.exact.best_response import BestResponder
 from solver.exact.cfr import Algorithm, CFRSolver
-from solver.exact.robinwood_tree import PEAK_BYTES_PER_NODE, build_robinwood_tree, count_nodes
+from solver.exact._kernels import RULE_PCFR_PLUS
+from solver.exact.robinwood_tree import (PEAK_BYTES_PER_NODE, PREDICTION_BYTES_PER_NODE,
+                                         build_robinwood_tree, count_nodes)
 from solver.exact.stored import save_strategy
-from solver.jobs import Interrupted, available_memory_bytes, package_version, peak_memory_bytes
+from solver.jobs import (Interrupted, available_memory_bytes, package_version,
+                         peak_memory_bytes, release_free_memory)
 from solver.store import CONVERGENCE, METADATA, atomic_savez, atomic_write_bytes
 
 CHECKPOINT = "checkpoint.npz"
@@ -83,16 +87,16 @@ class Progress:
 
 
 def check_fits(variant: Variant, max_memory_bytes: int | None = None,
-               symmetric: bool = False) -> int:
+               symmetric: bool = False, bytes_per_node: int = PEAK_BYTES_PER_NODE) -> int:
     """Count the tree's nodes, up to what memory allows; refuse if it cannot fit."""
     budget = max_memory_bytes or int(0.8 * available_memory_bytes())
-    cap = budget // PEAK_BYTES_PER_NODE
+    cap = budget // bytes_per_node
     start = time.perf_counter()
     nodes = count_nodes(variant, cap, symmetric)
     if nodes < 0:
         raise SolveError(
             f"the game tree of {variant} has more than {cap:,} nodes (counted in "
-            f"{time.perf_counter() - start:.0f} s); at about {PEAK_BYTES_PER_NODE} bytes a "
+            f"{time.perf_counter() - start:.0f} s); at about {bytes_per_node} bytes a "
             f"node it needs more than the {budget / 1024**3:.1f} GiB allowed. Lower "
             f"max_turns or pick a smaller deck")
     return nodes
@@ -136,15 +140,22 @@ def solve(config: SolveConfig,
 
     say(f"counting the game tree of {config.variant}")
     symmetric = config.symmetric and config.variant.layout is None
-    check_fits(config.variant, config.max_memory_bytes, symmetric)
+    per_node = PEAK_BYTES_PER_NODE + (PREDICTION_BYTES_PER_NODE
+                                      if config.algo.rule == RULE_PCFR_PLUS else 0)
+    nodes = check_fits(config.variant, config.max_memory_bytes, symmetric, per_node)
     say("building the game tree" + (" (position-symmetric)" if symmetric else ""))
     t0 = time.perf_counter()
-    tree = build_robinwood_tree(config.variant, symmetric=symmetric)
+    tree = build_robinwood_tree(config.variant, symmetric=symmetric, num_nodes=nodes,
+                                max_nodes=max(nodes, 1))
     build_seconds = time.perf_counter() - t0
+    keys_dir = out / ".keys"
+    tree.infoset_key.spill(keys_dir)  # back from disk when the strategy file is written
+    release_free_memory()
     say(f"tree: {tree.num_nodes:,} nodes, {tree.num_infosets:,} infosets "
         f"({build_seconds:.1f} s)")
     solver = CFRSolver(tree, config.algo)
-    responder = BestResponder(tree)
+    responder = BestResponder(tree, solver)  # borrows the solver's arrays
+    release_free_memory()  # the schedule's scratch
     history: list[Progress] = []
     elapsed = 0.0
     if restored:
@@ -154,7 +165,7 @@ def solve(config: SolveConfig,
         say(f"resumed at iteration {solver.iteration}")
 
     def measure() -> Progress:
-        result = responder.evaluate(solver.average_strategy())
+        result = responder.evaluate_solver()
         rate = solver.iteration / elapsed if elapsed > 0 else 0.0
         p = Progress(solver.iteration, elapsed, result.exploitability, result.value, rate)
         history.append(p)
@@ -227,7 +238,10 @@ def solve(config: SolveConfig,
                           "max_iterations": config.max_iterations,
                           "max_seconds": config.max_seconds},
     }
-    save_strategy(out, tree, solver.average_strategy(), summary)
+    average = solver.average_strategy(out=solver.current)  # done iterating: reuse it
+    del responder, solver  # their per-node and per-slot arrays, before the file is written
+    save_strategy(out, tree, average, summary)
+    shutil.rmtree(keys_dir, ignore_errors=True)
     lines = ["iteration,seconds,exploitability,value"] + [
         f"{h.iteration},{h.seconds:.6f},{h.exploitability:.12g},{h.value:.12g}"
         for h in history]

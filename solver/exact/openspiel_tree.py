@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
-from solver.exact.tree import CHANCE, DECISION, TERMINAL, FlatTree
+from solver.exact.tree import (CHANCE, DECISION, TERMINAL, FlatTree, action_dtype, count_dtype,
+                               index_dtype, payoff_array)
 
 
 def build_from_openspiel(game: pyspiel.Game, max_nodes: int = 5_000_000) -> FlatTree:
@@ -58,20 +59,24 @@ def build_from_openspiel(game: pyspiel.Game, max_nodes: int = 5_000_000) -> Flat
         for child, a, q in reversed(children):
             frontier.append((child, state.child(a)))
 
-    num_actions = np.array([len(a) for a in set_actions], dtype=np.int32)
+    n_slots = sum(len(a) for a in set_actions)
+    num_actions = np.array([len(a) for a in set_actions],
+                           dtype=count_dtype(max(map(len, set_actions), default=0)))
+    all_actions = [a for acts in set_actions for a in acts]
     keys = list(set_index)
     tree = FlatTree(
         kind=np.array(kind, dtype=np.int8),
         player=np.array(player, dtype=np.int8),
         infoset=np.array(infoset, dtype=np.int32),
-        first_child=np.array(first, dtype=np.int64),
-        num_children=np.array(count, dtype=np.int32),
+        first_child=np.array(first, dtype=index_dtype(len(kind))),
+        num_children=np.array(count, dtype=count_dtype(max(count, default=0))),
         edge_prob=np.array(prob, dtype=np.float64),
-        payoff=np.array(payoff, dtype=np.float64),
+        payoff=payoff_array(np.array(payoff, dtype=np.float64)),
         infoset_player=np.array(set_player, dtype=np.int8),
-        infoset_offset=np.concatenate(([0], np.cumsum(num_actions)[:-1])).astype(np.int64),
+        infoset_offset=np.concatenate(([0], np.cumsum(num_actions, dtype=np.int64)[:-1]))
+        .astype(index_dtype(n_slots)),
         infoset_num_actions=num_actions,
-        infoset_actions=np.array([a for acts in set_actions for a in acts], dtype=np.int64),
+        infoset_actions=np.array(all_actions, dtype=action_dtype(max(all_actions, default=0))),
         infoset_key=keys,
         description=str(game),
     )

@@ -19,11 +19,18 @@ from game_def.variant import Variant
 
 from solver.exact.tree import CHANCE, DECISION, TERMINAL, FlatTree
 
-# Memory per tree node: the FlatTree node arrays take 34 B; the peak of a whole solve
-# (observation trie and tables while building, then CFR scratch, per-slot arrays and the
-# best response) measured 208 B a node on the symmetric rspx:max_turns=6 tree (4.9 M nodes,
-# peak RSS over the process baseline / nodes).
-PEAK_BYTES_PER_NODE = 210
+# Memory per tree node at the peak of a whole solve (count, build, iterate, measure,
+# save), over the process baseline: 77.3 B measured on the symmetric rspx:max_turns=7
+# tree (32.3 M nodes; benchmarks/bench_memory.py), 80.3 B on rspx:max_turns=6
+# (tests/test_solve_job.py). The tree's arrays take 23 B a node and its infoset arrays
+# about 4; the solver's 16 B a node (own reach; others' reach
+# then value) and 4 float64 slot arrays (about 31 B a node: current, regret, this
+# pass's regret, strategy sum; PCFR+ adds its prediction, 8 more). The observation
+# trie (about 8 B) is on disk, memory-mapped, while iterating; the build peaks lower
+# (47 B), its hash tables holding int32 entry indices.
+PEAK_BYTES_PER_NODE = 84
+# PCFR+ keeps last iteration's regrets too: one more float64 per slot (0.97 a node).
+PREDICTION_BYTES_PER_NODE = 8
 
 
 class TreeTooLarge(MemoryError):
@@ -57,12 +64,17 @@ def _grow_2d(a, need):
 
 
 @jit
+def _hash_slot(key, mask):
+    h = (key ^ (key >> 31)) * 0x5BD1E9955BD1E995  # int64 multiply, wraps
+    return (h ^ (h >> 29)) & mask
+
+
+@jit
 def _table_find(keys, key):
     """Slot of `key` in an open-addressing table (linear probing), or of the empty slot
     where it would go. Capacity is a power of two; empty slots hold -1."""
     mask = keys.shape[0] - 1
-    h = (key ^ (key >> 31)) * 0x5BD1E9955BD1E995  # int64 multiply, wraps
-    i = (h ^ (h >> 29)) & mask
+    i = _hash_slot(key, mask)
     while keys[i] != -1 and keys[i] != key:
         i = (i + 1) & mask
     return i
@@ -80,16 +92,68 @@ def _table_grow(keys, values):
     return new_keys, new_values
 
 
+# The builder's two hash tables (observation -> trie node, trie node -> infoset) hold
+# only int32 entry indices; an entry's key is recomputed from the arrays the entries
+# live in (trie: parent * base + token; infosets: their observation). That is 4 bytes a
+# slot instead of 16, the difference between the build's peak and the solve's.
+
 @jit
-def _observe(trie_keys, trie_values, trie_parent, trie_token, n_trie, obs, token, base):
+def _trie_find(table, parent, token, key, base):
+    mask = table.shape[0] - 1
+    i = _hash_slot(key, mask)
+    while True:
+        e = table[i]
+        if e == -1 or np.int64(parent[e]) * base + token[e] == key:
+            return i
+        i = (i + 1) & mask
+
+
+@jit
+def _trie_rehash(table, parent, token, count, base):
+    out = np.full(2 * table.shape[0], -1, dtype=np.int32)
+    for e in range(2, count):  # 0 and 1 are the roots, never looked up
+        out[_trie_find(out, parent, token, np.int64(parent[e]) * base + token[e], base)] = e
+    return out
+
+
+@jit
+def _set_find(table, set_obs, obs):
+    mask = table.shape[0] - 1
+    i = _hash_slot(obs, mask)
+    while True:
+        e = table[i]
+        if e == -1 or set_obs[e] == obs:
+            return i
+        i = (i + 1) & mask
+
+
+@jit
+def _set_rehash(table, set_obs, count):
+    out = np.full(2 * table.shape[0], -1, dtype=np.int32)
+    for e in range(count):
+        out[_set_find(out, set_obs, np.int64(set_obs[e]))] = e
+    return out
+
+
+@jit
+def _grow_by_half(a, need):
+    """Like _grow_i8 with 1.5x steps (the trie's arrays are large: less slack)."""
+    if need <= a.shape[0]:
+        return a
+    out = np.empty(max(need, a.shape[0] + a.shape[0] // 2), dtype=a.dtype)
+    out[:a.shape[0]] = a
+    return out
+
+
+@jit
+def _observe(table, trie_parent, trie_token, n_trie, obs, token, base):
     """The trie node reached from `obs` by `token` (created if new)."""
-    key = obs * base + token
-    i = _table_find(trie_keys, key)
-    if trie_keys[i] == key:
-        return trie_values[i]
+    key = np.int64(obs) * base + token
+    i = _trie_find(table, trie_parent, trie_token, key, base)
+    if table[i] != -1:
+        return np.int64(table[i])
     child = n_trie[0]
-    trie_keys[i] = key
-    trie_values[i] = child
+    table[i] = child
     trie_parent[child] = obs
     trie_token[child] = token
     n_trie[0] += 1
@@ -151,31 +215,38 @@ def _expand(state, rules, mover, symmetric, mentioned, actions, probs):
 
 
 @jit
-def _build(rules, max_nodes, na, tok_fastest, tok_seen, base, symmetric):
-    """DFS over the core; returns the node arrays, the infoset arrays and the trie, or
-    a node count of -1 if the tree has more than max_nodes nodes."""
-    cap = 1 << 16
-    kind = np.empty(cap, dtype=np.int8)
-    player = np.empty(cap, dtype=np.int8)
-    infoset = np.empty(cap, dtype=np.int32)
-    first = np.empty(cap, dtype=np.int64)
-    count = np.empty(cap, dtype=np.int32)
-    prob = np.empty(cap, dtype=np.float64)
-    payoff = np.empty(cap, dtype=np.float64)
-    set_player = np.empty(1024, dtype=np.int8)
-    set_obs = np.empty(1024, dtype=np.int64)
-    set_count = np.empty(1024, dtype=np.int32)
-    set_actions = np.empty(4096, dtype=np.int64)
-    trie_parent = np.empty(1 << 16, dtype=np.int64)
-    trie_token = np.empty(1 << 16, dtype=np.int64)
-    trie_keys = np.full(1 << 16, -1, dtype=np.int64)
-    trie_values = np.empty(1 << 16, dtype=np.int64)
-    set_keys = np.full(1 << 12, -1, dtype=np.int64)
-    set_values = np.empty(1 << 12, dtype=np.int64)
+def _build(rules, num_nodes, na, tok_fastest, tok_seen, base, symmetric):
+    """DFS over the core into node arrays of exactly `num_nodes` (counted beforehand by
+    `_count_nodes`, so nothing is grown or copied); returns them, the infoset arrays and
+    the trie, or a node count of -1 if the tree turned out larger."""
+    kind = np.empty(num_nodes, dtype=np.int8)
+    player = np.empty(num_nodes, dtype=np.int8)
+    infoset = np.empty(num_nodes, dtype=np.int32)
+    first = np.empty(num_nodes, dtype=np.int32)
+    count = np.empty(num_nodes, dtype=np.int8)
+    prob = np.empty(num_nodes, dtype=np.float64)
+    payoff = np.empty(num_nodes, dtype=np.float32)
+    guess = max(1024, num_nodes // 4)
+    set_player = np.empty(guess, dtype=np.int8)
+    set_obs = np.empty(guess, dtype=np.int32)
+    set_count = np.empty(guess, dtype=np.int8)
+    set_actions = np.empty(2 * guess, dtype=np.int16)
+    trie_parent = np.empty(max(1 << 16, num_nodes // 2), dtype=np.int32)
+    trie_token = np.empty(trie_parent.shape[0], dtype=np.int16)
+    size = 1 << 16
+    while size < trie_parent.shape[0]:
+        size *= 2
+    trie_table = np.full(size, -1, dtype=np.int32)
+    size = 1 << 12
+    while size < guess:
+        size *= 2
+    set_table = np.full(size, -1, dtype=np.int32)
     n_trie = np.zeros(1, dtype=np.int64)
     n_trie[0] = 2  # trie roots: 0 for player 0, 1 for player 1
     trie_parent[0] = -1
     trie_parent[1] = -1
+    trie_token[0] = 0
+    trie_token[1] = 0
     n_sets = 0
     n_slots = 0
 
@@ -211,6 +282,10 @@ def _build(rules, max_nodes, na, tok_fastest, tok_seen, base, symmetric):
             count[node] = 0
             k.returns(state, rules, ret)
             payoff[node] = ret[0]
+            if np.float64(payoff[node]) != ret[0]:
+                return -2, kind, player, infoset, first, count, prob, payoff, set_player, \
+                    set_obs, set_count, set_actions, trie_parent, trie_token, n_sets, \
+                    n_slots, n_trie[0]
             continue
         m = _expand(state, rules, cur, symmetric, touched, actions, probs)
         if cur == k.CHANCE_PLAYER:
@@ -219,19 +294,16 @@ def _build(rules, max_nodes, na, tok_fastest, tok_seen, base, symmetric):
             infoset[node] = -1
         else:
             obs = obs0 if cur == 0 else obs1
-            slot = _table_find(set_keys, obs)
-            if set_keys[slot] == obs:
-                s = set_values[slot]
+            slot = _set_find(set_table, set_obs, obs)
+            if set_table[slot] != -1:
+                s = set_table[slot]
             else:
                 s = n_sets
-                set_keys[slot] = obs
-                set_values[slot] = s
-                if 2 * (n_sets + 1) > set_keys.shape[0]:
-                    set_keys, set_values = _table_grow(set_keys, set_values)
-                set_player = _grow_i8(set_player, n_sets + 1)
-                set_obs = _grow_i8(set_obs, n_sets + 1)
-                set_count = _grow_i8(set_count, n_sets + 1)
-                set_actions = _grow_i8(set_actions, n_slots + m)
+                set_player = _grow_by_half(set_player, n_sets + 1)
+                set_obs = _grow_by_half(set_obs, n_sets + 1)
+                set_count = _grow_by_half(set_count, n_sets + 1)
+                set_actions = _grow_by_half(set_actions, n_slots + m)
+                set_table[slot] = s
                 set_player[s] = cur
                 set_obs[s] = obs
                 set_count[s] = m
@@ -239,24 +311,18 @@ def _build(rules, max_nodes, na, tok_fastest, tok_seen, base, symmetric):
                     set_actions[n_slots + i] = actions[i]
                 n_slots += m
                 n_sets += 1
+                if 2 * n_sets > set_table.shape[0]:
+                    set_table = _set_rehash(set_table, set_obs, n_sets)
             kind[node] = DECISION
             player[node] = cur
             infoset[node] = s
-        if n_nodes + m > max_nodes:
+        if n_nodes + m > num_nodes:
             return -1, kind, player, infoset, first, count, prob, payoff, set_player, \
                 set_obs, set_count, set_actions, trie_parent, trie_token, n_sets, n_slots, \
                 n_trie[0]
         first[node] = n_nodes
         count[node] = m
         payoff[node] = 0.0
-        need = n_nodes + m
-        kind = _grow_i8(kind, need)
-        player = _grow_i8(player, need)
-        infoset = _grow_i8(infoset, need)
-        first = _grow_i8(first, need)
-        count = _grow_i8(count, need)
-        prob = _grow_i8(prob, need)
-        payoff = _grow_i8(payoff, need)
         stack = _grow_2d(stack, top + m)
         stack_meta = _grow_2d(stack_meta, top + m)
         actor = state[k.S_ACTOR]
@@ -287,16 +353,15 @@ def _build(rules, max_nodes, na, tok_fastest, tok_seen, base, symmetric):
                     token = tok_seen + nxt[k.S_SEEN_POS] * k.NUM_CHARACTERS + nxt[k.S_SEEN_CHAR]
                 if who == k.SCOPE_NONE or ends:
                     continue
-                trie_parent = _grow_i8(trie_parent, n_trie[0] + 2)
-                trie_token = _grow_i8(trie_token, n_trie[0] + 2)
-                if 2 * (n_trie[0] + 2) > trie_keys.shape[0]:
-                    trie_keys, trie_values = _table_grow(trie_keys, trie_values)
+                trie_parent = _grow_by_half(trie_parent, n_trie[0] + 2)
+                trie_token = _grow_by_half(trie_token, n_trie[0] + 2)
+                if 2 * (n_trie[0] + 2) > trie_table.shape[0]:
+                    trie_table = _trie_rehash(trie_table, trie_parent, trie_token, n_trie[0],
+                                              base)
                 if who == k.SCOPE_ALL or actor == 0:
-                    o0 = _observe(trie_keys, trie_values, trie_parent, trie_token, n_trie,
-                                  o0, token, base)
+                    o0 = _observe(trie_table, trie_parent, trie_token, n_trie, o0, token, base)
                 if who == k.SCOPE_ALL or actor == 1:
-                    o1 = _observe(trie_keys, trie_values, trie_parent, trie_token, n_trie,
-                                  o1, token, base)
+                    o1 = _observe(trie_table, trie_parent, trie_token, n_trie, o1, token, base)
             stack_meta[top, 0] = child
             stack_meta[top, 1] = o0
             stack_meta[top, 2] = o1
@@ -363,6 +428,19 @@ class KeyBuilder:
         return {"parent": self._parent, "token": self._token, "set_obs": self._obs,
                 "set_player": self._player}
 
+    def spill(self, folder) -> None:
+        """Move the trie to .npy files in `folder`, read back memory-mapped: a solve does
+        not touch it until the strategy file is written, so it need not stay resident
+        (about 8 bytes a node)."""
+        from pathlib import Path
+
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        for name in ("_parent", "_token", "_obs", "_player"):
+            path = folder / f"{name[1:]}.npy"
+            np.save(path, getattr(self, name))
+            setattr(self, name, np.load(path, mmap_mode="r"))
+
     @classmethod
     def from_arrays(cls, variant: Variant, arrays: dict[str, np.ndarray]) -> "KeyBuilder":
         return cls(variant, arrays["parent"], arrays["token"], arrays["set_obs"],
@@ -387,13 +465,16 @@ class KeyBuilder:
 
 
 def build_robinwood_tree(variant: Variant, max_nodes: int = 200_000_000,
-                         symmetric: bool = False) -> FlatTree:
+                         symmetric: bool = False, num_nodes: int | None = None) -> FlatTree:
     """The whole game tree of a two-player variant, under the lazy deal.
 
     symmetric=True explores one representative per class of interchangeable positions
     (see `solver.exact.symmetry`): a smaller game with the same value, whose strategies lift
     to the full game with the same exploitability. Not available with a fixed layout,
     where positions hold known cards and are not interchangeable.
+    `num_nodes` is the tree's size if already counted (`count_nodes`, same symmetry);
+    otherwise it is counted first (a fraction of the build's time), so that the node
+    arrays are allocated once at their final size.
     Raises TreeTooLarge (with the node count reached) above `max_nodes`.
     """
     if symmetric and variant.layout is not None:
@@ -405,19 +486,28 @@ def build_robinwood_tree(variant: Variant, max_nodes: int = 200_000_000,
     rules = rules_array(variant)
     na = num_distinct_actions(variant.num_positions)
     fastest, seen, base = _token_layout(variant.num_positions)
-    (n, kind, player, infoset, first, count, prob, payoff, set_player, set_obs, set_count,
-     set_actions, trie_parent, trie_token, n_sets, n_slots, n_trie) = _build(
-        rules, max_nodes, na, fastest, seen, base, symmetric)
-    if n < 0:
+    assert base < 2**15 and k.MAX_LEGAL < 128  # int16 tokens and action ids, int8 counts
+    max_nodes = min(max_nodes, 2**31 - 1)  # int32 node indices
+    if num_nodes is None:
+        num_nodes = count_nodes(variant, max_nodes, symmetric)
+    if num_nodes < 0 or num_nodes > max_nodes:
         raise TreeTooLarge(f"the game tree of {variant} has more than {max_nodes:,} nodes; "
                            f"lower max_turns or pick a smaller deck")
+    (n, kind, player, infoset, first, count, prob, payoff, set_player, set_obs, set_count,
+     set_actions, trie_parent, trie_token, n_sets, n_slots, n_trie) = _build(
+        rules, num_nodes, na, fastest, seen, base, symmetric)
+    if n == -2:
+        raise ValueError(f"{variant} has a payoff that is not exactly a float32")
+    if n != num_nodes:
+        raise ValueError(f"the tree of {variant} has a different size than counted "
+                         f"({num_nodes:,}): is num_nodes from the same symmetry?")
     num_actions = set_count[:n_sets].copy()
     tree = FlatTree(
-        kind=kind[:n].copy(), player=player[:n].copy(), infoset=infoset[:n].copy(),
-        first_child=first[:n].copy(), num_children=count[:n].copy(),
-        edge_prob=prob[:n].copy(), payoff=payoff[:n].copy(),
+        kind=kind, player=player, infoset=infoset, first_child=first, num_children=count,
+        edge_prob=prob, payoff=payoff,
         infoset_player=set_player[:n_sets].copy(),
-        infoset_offset=np.concatenate(([0], np.cumsum(num_actions)[:-1])).astype(np.int64),
+        infoset_offset=np.concatenate(([0], np.cumsum(num_actions, dtype=np.int64)[:-1]))
+        .astype(np.int32),
         infoset_num_actions=num_actions,
         infoset_actions=set_actions[:n_slots].copy(),
         infoset_key=KeyBuilder(variant, trie_parent[:n_trie].copy(),
@@ -470,10 +560,11 @@ class TrieIndex:
         names = {name: c for c, name in enumerate(NAMES)}
         self._actions = {action_to_string(n, 0, a): a for a in range(self._na)}
         self._names = names
-        parent, token = arrays["parent"], arrays["token"]
+        parent = arrays["parent"].astype(np.int64)
+        token = arrays["token"].astype(np.int64)
         inner = np.flatnonzero(parent >= 0)
         self._child = _index_table(parent[inner] * self._base + token[inner], inner)
-        sets = arrays["set_obs"]
+        sets = arrays["set_obs"].astype(np.int64)
         self._sets = _index_table(sets, np.arange(len(sets), dtype=np.int64))
 
     def _token(self, text: str) -> int:

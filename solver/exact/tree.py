@@ -22,18 +22,22 @@ TERMINAL, CHANCE, DECISION = 0, 1, 2
 class FlatTree:
     """A game tree for the CFR kernels. Payoffs are player 0's (player 1 gets minus)."""
 
+    # Narrow types (see `layout_dtypes`): indices in 32 bits, counts in 8 where they fit,
+    # payoffs in float32 when every payoff is exactly a float32 (kernels add in float64).
     kind: np.ndarray            # int8 per node: TERMINAL, CHANCE or DECISION
     player: np.ndarray          # int8 per node: acting player at decisions, -1 otherwise
     infoset: np.ndarray         # int32 per node: infoset index at decisions, -1 otherwise
-    first_child: np.ndarray     # int64 per node (0 at terminals)
-    num_children: np.ndarray    # int32 per node
+    first_child: np.ndarray     # int32 per node (0 at terminals); int64 past 2^31 nodes
+    num_children: np.ndarray    # int8 per node (int32 past 127 children)
     edge_prob: np.ndarray       # float64 per node: chance probability of the edge into it
                                 #   (1.0 below decision nodes and at the root)
-    payoff: np.ndarray          # float64 per node: player 0's payoff at terminals
+    payoff: np.ndarray          # float32 (exact) or float64 per node: player 0's payoff
+                                #   at terminals
     infoset_player: np.ndarray  # int8 per infoset
-    infoset_offset: np.ndarray  # int64 per infoset: start of its slots in action arrays
-    infoset_num_actions: np.ndarray  # int32 per infoset
-    infoset_actions: np.ndarray  # int64 per action slot: the game's action id
+    infoset_offset: np.ndarray  # int32 per infoset: start of its slots in action arrays
+    infoset_num_actions: np.ndarray  # int8 per infoset (int32 past 127 actions)
+    infoset_actions: np.ndarray  # int16 per action slot (int64 past 2^15): the game's
+                                 #   action id
     infoset_key: Callable[[int], str] | list[str]  # infoset -> information-state string
     description: str = ""
 
@@ -89,6 +93,28 @@ class FlatTree:
             if len(bad):
                 raise ValueError(f"chance node {chance[bad[0]]}'s probabilities sum to "
                                  f"{sums[bad[0]]}")
+
+
+def index_dtype(limit: int) -> type:
+    """int32 for indices below 2^31 (every tree that fits in memory today), else int64."""
+    return np.int32 if limit < 2**31 else np.int64
+
+
+def count_dtype(limit: int) -> type:
+    """int8 for child and action counts below 128, else int32."""
+    return np.int8 if limit < 128 else np.int32
+
+
+def action_dtype(limit: int) -> type:
+    """int16 for action ids below 2^15, else int64."""
+    return np.int16 if limit < 2**15 else np.int64
+
+
+def payoff_array(payoff: np.ndarray) -> np.ndarray:
+    """Payoffs as float32 when that is exact (Robin Wood's are -1, 0, 1), else float64."""
+    narrow = payoff.astype(np.float32)
+    return narrow if np.array_equal(narrow.astype(np.float64), payoff) else \
+        payoff.astype(np.float64)
 
 
 def _ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
