@@ -34,6 +34,11 @@ class Number(click.FloatRange):
 
 
 POSITIVE = Number(min=0, min_open=True)
+# Time budgets: up to 10^7 seconds (about 115 days) or 10^5 minutes (69 days), so that
+# a mistyped exponent is refused rather than started.
+MAX_SECONDS, MAX_MINUTES = 10**7, 10**5
+SECONDS = Number(min=0, min_open=True, max=MAX_SECONDS)
+MINUTES = Number(min=0, min_open=True, max=MAX_MINUTES)
 
 
 class Text(click.ParamType):
@@ -174,9 +179,9 @@ def simulate(variant_text, rounds, matches, seed, as_json, **params):
 @click.option("--iterations", type=COUNT, default=None,
               help="Stop after this many iterations (mccfr: traversals per seat, a "
                    "multiple of its batch of 200).")
-@click.option("--seconds", type=POSITIVE, default=None,
+@click.option("--seconds", type=SECONDS, default=None,
               help="Stop after this much solving time.")
-@click.option("--minutes", type=POSITIVE, default=None,
+@click.option("--minutes", type=MINUTES, default=None,
               help="mccfr: stop after this much training time (summed over resumes).")
 @click.option("--levels", type=click.Choice(["fine", "coarse"]), default="fine",
               show_default=True, help="mccfr: abstraction levels (fine: a decision's fine "
@@ -194,10 +199,15 @@ def simulate(variant_text, rounds, matches, seed, as_json, **params):
 @click.option("--out", type=click.Path(file_okay=False), required=True,
               help="Run directory: strategy, metadata, checkpoint, convergence curve.")
 @click.option("--resume", is_flag=True, help="Continue from the checkpoint in --out.")
-@click.option("--checkpoint-every", type=POSITIVE, default=60.0, show_default=True,
+@click.option("--checkpoint-every", type=SECONDS, default=60.0, show_default=True,
               help="Seconds between atomic checkpoints.")
-@click.option("--eval-every", type=Number(min=0), default=2.0, show_default=True,
+@click.option("--eval-every", type=Number(min=0, max=MAX_SECONDS), default=2.0,
+              show_default=True,
               help="Seconds of solving between exact exploitability measurements.")
+@click.option("--eval-every-iterations", type=COUNT, default=None,
+              help="Measure exploitability at multiples of this many iterations instead "
+                   "(the stopping point then depends on the iterations alone, not on the "
+                   "machine's speed: reproducible runs).")
 @click.option("--max-memory-gb", type=POSITIVE, default=None,
               help="Refuse trees needing more (default: 80% of available memory).")
 @click.option("--symmetry/--no-symmetry", default=True, show_default=True,
@@ -208,8 +218,8 @@ def simulate(variant_text, rounds, matches, seed, as_json, **params):
 @click.option("--json", "as_json", is_flag=True, help="Print the final summary as JSON.")
 def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterations,
           seconds, minutes, levels, weighting, workers, max_table_gb, snapshot_minutes, out,
-          resume, checkpoint_every, eval_every, max_memory_gb, symmetry, seed,
-          as_json, **params):
+          resume, checkpoint_every, eval_every, eval_every_iterations, max_memory_gb,
+          symmetry, seed, as_json, **params):
     """Solve a two-player variant exactly (CFR family over the full game tree)."""
     from pathlib import Path
 
@@ -224,7 +234,7 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
         raise click.UsageError("give the time budget once: --seconds or --minutes, not both")
     if algo == "mccfr":
         refuse_unless(ctx, ["alpha", "beta", "gamma", "target_exploitability", "eval_every",
-                            "max_memory_gb", "symmetry"],
+                            "eval_every_iterations", "max_memory_gb", "symmetry"],
                       "is for the exact solvers; Monte Carlo CFR (--algo mccfr) takes "
                       "--minutes, --seconds or --iterations")
         batch = 200  # MCCFRConfig.batch_iterations
@@ -236,6 +246,9 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
                     f" or {low + batch:,}" if low < iterations else ""),
                 param_hint="--iterations")
     else:
+        if eval_every_iterations is not None and given(ctx, "eval_every"):
+            raise click.UsageError("give --eval-every (seconds) or --eval-every-iterations, "
+                                   "not both")
         refuse_unless(ctx, ["minutes", "levels", "weighting", "workers", "max_table_gb",
                             "snapshot_minutes"],
                       f"is for --algo mccfr; the exact solver ({algo}) stops on "
@@ -249,6 +262,7 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
         variant=variant, algo=algorithm(algo, alpha, beta, gamma), out=Path(out),
         target_exploitability=target_exploitability, max_iterations=iterations,
         max_seconds=seconds, eval_every_seconds=eval_every,
+        eval_every_iterations=eval_every_iterations,
         checkpoint_seconds=checkpoint_every, seed=seed, resume=resume, symmetric=symmetry,
         max_memory_bytes=int(max_memory_gb * 1024**3) if max_memory_gb else None)
     quiet = as_json
@@ -442,7 +456,7 @@ def report(run_dir, other, out, parquet, rounds, seed):
                                  "CFR; random play for 3-4 players.")
 @click.option("--target-exploitability", type=POSITIVE, default=None,
               help="Exact: stop at this exploitability (default 1e-3).")
-@click.option("--mccfr-seconds", type=POSITIVE, default=None,
+@click.option("--mccfr-seconds", type=SECONDS, default=None,
               help="Monte Carlo CFR training time per variant (default 60).")
 @click.option("--mccfr-iterations", type=COUNT, default=None,
               help="Monte Carlo CFR traversals per seat instead (reproducible; a "
@@ -596,7 +610,7 @@ def league(agent, opponents, variant_text, rounds, seed, as_json, **params):
 
 @cli.command()
 @click.argument("run_dir", type=click.Path(file_okay=False))
-@click.option("--minutes", type=POSITIVE, default=None,
+@click.option("--minutes", type=MINUTES, default=None,
               help="Train an exploiter for this long in each seat (the two seats train "
                    "at once, one per core).")
 @click.option("--iterations", type=COUNT, default=None,
