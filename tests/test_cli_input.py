@@ -85,6 +85,14 @@ BAD = [
     (MCCFR + ["--iterations", "200", "--no-symmetry", "--out", "o"],
      ["--symmetry/--no-symmetry is for the exact solvers"]),
     (SOLVE + ["--seconds", "1", "--minutes", "1", "--out", "o"], ["--seconds or --minutes"]),
+    # agents: bot options in range, once each; no empty name
+    (["tournament", "heuristic:bluff=2", "honest", "--deck", "rspx"],
+     ["bluff=2.0", "heuristic", "probability from 0 to 1"]),
+    (["tournament", "threshold_challenger:t=nan", "honest", "--deck", "rspx"],
+     ["t=nan", "probability"]),
+    (["tournament", "heuristic:bluff=0.3,bluff=0.5", "honest", "--deck", "rspx"],
+     ["'bluff'", "given twice", "'heuristic:bluff=0.3,bluff=0.5'"]),
+    (["tournament", "", "honest", "--deck", "rspx"], ["empty agent name", "honest"]),
     # Monte Carlo CFR runs whole batches: an iteration count it cannot run is refused
     (MCCFR + ["--iterations", "100", "--out", "o"],
      ["--iterations", "100", "batch of 200", "give 200"]),
