@@ -130,7 +130,7 @@ def abstraction_cost(args) -> None:
             solver = MCCFRSolver(cfg)
             solver.warm_up()
             start = time.perf_counter()
-            solver.exact.job(args.mccfr_iterations // cfg.batch_iterations)
+            solver.run(args.mccfr_iterations // cfg.batch_iterations)
             spent = time.perf_counter() - start
             cost = exact_evaluation(trained_agent(solver, label), tree=tree)
             assert cost.inconsistent_infosets == 0

@@ -61,7 +61,7 @@ def test_mccfr_converges_towards_the_exact_value(exact_rspx2):
     solver = MCCFRSolver(_plain_es(RSPX2, weighting="linear"))
     early = None
     for batches in (5, 195):
-        solver.exact.job(batches)
+        solver.run(batches)
         cost = exact_evaluation(_agent(solver, RSPX2))
         assert cost.inconsistent_infosets == 0
         early = early or cost.exploitability
@@ -80,7 +80,7 @@ def test_probe_sampling_with_both_levels_learns_on_rspx4():
     # 0.035 after 20,000; these defaults (seed 3): 0.044 and value +0.293 after 40,000
     # (the exact equilibrium's exploitability is 0; uniform play's 0.76).
     solver = MCCFRSolver(MCCFRConfig(RSPX4, workers=1, seed=3))
-    solver.exact.job(200)                                 # 40,000 traversals per seat
+    solver.run(200)                                 # 40,000 traversals per seat
     cost = exact_evaluation(_agent(solver, RSPX4))
     assert cost.exploitability < 0.08, cost
     assert abs(cost.value - 1 / 3) < 0.05         # the game value is +1/3 for seat 0
@@ -95,7 +95,7 @@ def test_probe_sampling_with_both_levels_learns_on_rspx4():
 
 def test_the_projection_agrees_with_openspiel_exploitability():
     solver = MCCFRSolver(_plain_es(RSPX2))
-    solver.exact.job(3)
+    solver.run(3)
     agent = _agent(solver, RSPX2)
     game = game_def.load_game(RSPX2)
     ours = exact_evaluation(agent).exploitability
@@ -214,7 +214,7 @@ def test_exploiter_finds_the_holes_of_a_weak_strategy():
     # a strategy trained for a few hundred traversals is far from equilibrium: the
     # exploiter's gain must be positive and no more than the exact exploitability
     solver = MCCFRSolver(_plain_es(RSPX2))
-    solver.exact.job(2)
+    solver.run(2)
     agent = _agent(solver, RSPX2)
     exact = exact_evaluation(agent).exploitability
     report = exploit(agent, iterations=4000, rounds=20_000, seed=1, batch=200)

@@ -20,7 +20,7 @@ def _ours(tree, **kw) -> float:
     values = []
     for seed in SEEDS:
         solver = TreeMCCFR(tree, seed=seed, **kw)
-        solver.exact.job(TRAVERSALS)
+        solver.run(TRAVERSALS)
         values.append(exploitability(tree, solver.average_strategy()).exploitability)
     return float(np.mean(values))
 
