@@ -87,7 +87,7 @@ BAD = [
     (SOLVE + ["--seconds", "1", "--minutes", "1", "--out", "o"], ["--seconds or --minutes"]),
     # agents: bot options in range, once each; no empty name
     (["tournament", "heuristic:bluff=2", "honest", "--deck", "rspx"],
-     ["bluff=2.0", "heuristic", "probability from 0 to 1"]),
+     ["bluff=2.0", "heuristic", "probability in [0, 1]"]),
     (["tournament", "threshold_challenger:t=nan", "honest", "--deck", "rspx"],
      ["t=nan", "probability"]),
     (["tournament", "heuristic:bluff=0.3,bluff=0.5", "honest", "--deck", "rspx"],

@@ -89,7 +89,7 @@ def bot(name: str, bluff: float = 0.3, challenge_below: float = 0.3, t: float = 
     for key, value in (("bluff", bluff), ("challenge_below", challenge_below), ("t", t)):
         if not 0 <= value <= 1:  # nan fails too
             raise AgentError(f"bot option {key}={value!r} of {name} must be a probability "
-                             f"from 0 to 1")
+                             f"in [0, 1]")
     params = np.zeros(ka.NUM_PARAMS)
     label = name
     if name == "heuristic":
