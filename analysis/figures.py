@@ -100,6 +100,10 @@ def challenge_bars(stats: ProfileStatistics, min_per_round: float = 0.0) -> Figu
     return fig
 
 
+# At 6.4 inches wide, "12.3%" labels in 8 points fit side by side up to this many bars.
+MAX_LABELLED_BARS = 16
+
+
 def round_length_histogram(stats: ProfileStatistics) -> Figure:
     """P(the round lasts t turns); the turn cap (a draw) marked."""
     length = stats.round_length()
@@ -110,8 +114,12 @@ def round_length_histogram(stats: ProfileStatistics) -> Figure:
     ax = fig.add_subplot()
     colours = ["#999999" if t == cap else "#4c72b0" for t in shown.index]
     bars = ax.bar(shown.index, shown.to_numpy(), color=colours)
+    # Label every reached length, so tiny bars are not mistaken for none, as long as
+    # the labels fit side by side; past that many bars they would run into each other
+    # ("0.0%0.0%..."), and the values are in tables/round_length.csv.
+    labelled = len(shown) <= MAX_LABELLED_BARS
     for bar, p in zip(bars, shown.to_numpy()):
-        if p > 0:  # label every reached length, so tiny bars are not mistaken for none
+        if p > 0 and labelled:
             ax.annotate(_percent(p), (bar.get_x() + bar.get_width() / 2, p), ha="center",
                         va="bottom", fontsize=8, xytext=(0, 1), textcoords="offset points")
     mean = stats.outcomes()["mean_turns"][0]
@@ -123,9 +131,27 @@ def round_length_histogram(stats: ProfileStatistics) -> Figure:
     ax.set_xlabel("turns played in the round")
     ax.set_ylabel("probability")
     ax.set_xticks(shown.index if len(shown) <= 20 else shown.index[::max(1, len(shown) // 20)])
-    ax.set_title("Round length", fontsize=11)
+    ax.set_title("Round length" if labelled else
+                 "Round length (values in tables/round_length.csv)", fontsize=11)
     ax.legend(handles=handles, fontsize=8)
     ax.grid(axis="y", alpha=0.3)
+    return fig
+
+
+def quality_figure(quality: pd.DataFrame) -> Figure:
+    """The lower bound on exploitability (with its 95% interval) against training time."""
+    fig = Figure(figsize=(6.4, 3.6), layout="constrained")
+    ax = fig.add_subplot()
+    minutes = quality["training_seconds"] / 60
+    ax.errorbar(minutes, quality["exploitability_bound"],
+                yerr=quality["half_width"].fillna(0), marker="o", capsize=3,
+                color="#4c72b0")
+    ax.axhline(0, color="#999999", linewidth=0.8)
+    ax.set_xlabel("minutes of training")
+    ax.set_ylabel("strongest opponent's gain a round")
+    ax.set_title("Strength over training (lower bound on exploitability, 95%)",
+                 fontsize=11)
+    ax.grid(alpha=0.3)
     return fig
 
 
@@ -192,17 +218,25 @@ def comparison_bars(comparison: dict[str, pd.DataFrame]) -> Figure:
                 rare = not often.at[c, label] >= RARE  # NaN too: not in that profile
                 if rare:
                     bar.set_alpha(0.35)
+                # Upright labels on two narrow bars side by side overlap: turn them.
                 ax.annotate("n/a" if np.isnan(v) else _percent(v),
                             (bar.get_x() + bar.get_width() / 2, np.nan_to_num(v)),
-                            ha="center", va="bottom", fontsize=7, xytext=(0, 1),
-                            textcoords="offset points", alpha=0.5 if rare else 1.0)
-        ax.set_xticks(x, [f"{c}\n" + " | ".join(f"{often.at[c, lab]:.2f}" for lab in labels)
-                          for c in frame.index])
-        ax.set_ylim(0, 1.15)
+                            ha="center", va="bottom", fontsize=7, xytext=(0, 2),
+                            textcoords="offset points", rotation=90,
+                            alpha=0.5 if rare else 1.0)
+
+        def per_round(c, lab):
+            n = often.at[c, lab]
+            return "n/a" if np.isnan(n) else f"{n:.2f}"
+
+        ax.set_xticks(x, [f"{c}\n" + "\n".join(per_round(c, lab) for lab in labels)
+                          for c in frame.index], fontsize=8)
+        ax.set_ylim(0, 1.3)
         ax.set_title(title, fontsize=10)
         ax.grid(axis="y", alpha=0.3)
         ax.legend(fontsize=8, loc="upper right")
-    fig.supxlabel(f"announced character (announcements per round: {' | '.join(labels)}); "
-                  f"faded: under {RARE} a round, n/a: never announced", fontsize=9)
+    fig.supxlabel(f"announced character, then its announcements per round in "
+                  f"{' and in '.join(labels)} (one line each); faded: under {RARE} a "
+                  f"round, n/a: not in that deck or never announced", fontsize=9)
     fig.suptitle(f"{labels[0]} against {labels[1]}", fontsize=11)
     return fig

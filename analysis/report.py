@@ -143,10 +143,25 @@ def display_frame(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def markdown_table(frame: pd.DataFrame) -> str:
+def in_words(name) -> str:
+    """A column name as a header reads: 'seat0_value' -> 'seat 0 value'. The files in
+    tables/ keep the names code uses."""
+    return re.sub(r"seat(\d)", r"seat \1", str(name)).replace("_", " ")
+
+
+def _for_reading(frame: pd.DataFrame) -> pd.DataFrame:
+    """display_frame with the index as leading columns and headers (and the metric
+    names of comparison tables) in words."""
     shown = display_frame(frame)
     if any(name is not None for name in shown.index.names):
         shown = shown.reset_index()
+    if "metric" in shown.columns:
+        shown["metric"] = shown["metric"].map(in_words)
+    return shown.rename(columns=in_words)
+
+
+def markdown_table(frame: pd.DataFrame) -> str:
+    shown = _for_reading(frame)
     header = [str(c) for c in shown.columns]
     lines = ["| " + " | ".join(header) + " |",
              "|" + "|".join("---" for _ in header) + "|"]
@@ -158,9 +173,7 @@ def markdown_table(frame: pd.DataFrame) -> str:
 def html_table(frame: pd.DataFrame) -> str:
     """One header row: named index levels become ordinary leading columns, and a bare
     row number (one-row tables) is dropped."""
-    shown = display_frame(frame)
-    if any(name is not None for name in shown.index.names):
-        shown = shown.reset_index()
+    shown = _for_reading(frame)
     return shown.to_html(classes="table", border=0, na_rep="–", index=False)
 
 
@@ -211,6 +224,13 @@ GLOSSARY = {
     "delta (comparison)": "second profile minus first; pp = percentage points",
     "exploitability": "how much a best-responding opponent would win per round against "
                       "the strategy, averaged over the two seats (0 at an equilibrium)",
+    "infosets (information sets)": "the situations a player can tell apart: everything "
+                                   "the player has seen so far in the round; a strategy "
+                                   "gives one probability per action in each (in a Monte "
+                                   "Carlo CFR run: each table entry of the abstraction)",
+    "iterations (traversals)": "rounds of updates of the solver: exact solvers update "
+                               "every infoset once an iteration; Monte Carlo CFR samples "
+                               "one round per traversal and seat",
     "gain (strength)": "an opponent's seat-averaged payoff per round against the "
                        "strategy beyond what the strategy gets against itself: a lower "
                        "bound on exploitability; gain_lo, gain_hi its 95% interval",
@@ -242,6 +262,8 @@ TABLE_TITLES = {
     "convergence": "Convergence measurements",
     "evaluation": "Evaluation (from the run's metadata)",
     "strength": "Opponents' gains against this strategy (robinwood exploit)",
+    "quality": "Strength over training: the lower bound on exploitability of each saved "
+               "strategy (robinwood exploit on the run and its snapshots)",
     "coverage": "Coverage: self-play decisions on trained table entries",
 }
 MAIN_TABLES = ("outcomes", "match", "peek_summary", "forced_lies", "bluff_rates",
@@ -251,6 +273,7 @@ FIGURES = {
     "challenge_rates": "Bluff and challenge rates per announced character",
     "round_length": "Round length",
     "convergence": "Solver convergence",
+    "quality": "Strength over training (lower bound on exploitability)",
     "comparison": "Side by side",
 }
 
@@ -300,10 +323,10 @@ HTML = """<!DOCTYPE html>
 """ + PAGE_STYLE + """</style></head><body>
 <h1>Robin Wood strategy report: {{ name }}</h1>
 <p class="sub">{{ variant }} &middot; {{ algorithm }} &middot; generated {{ generated }}</p>
-<p class="summary">{{ summary }}</p>
+<p class="summary">{{ summary | code }}</p>
 {% if comparison %}<h2>Compared with {{ other }}</h2>
-<p class="summary">{{ compare_summary }}</p>
-<p><b>{{ other }}</b>: {{ other_summary }}</p>
+<p class="summary">{{ compare_summary | code }}</p>
+<p><b>{{ other }}</b>: {{ other_summary | code }}</p>
 {% if comparison_figure %}<figure><img alt="{{ comparison_figure.caption }}" src="data:image/png;base64,{{ comparison_figure.data }}">
 <figcaption>{{ comparison_figure.caption }}: {{ name }} and {{ other }}</figcaption></figure>{% endif %}
 <p>Each table: the value for {{ name }}, for {{ other }}, and the difference (second minus first).</p>
@@ -315,7 +338,7 @@ HTML = """<!DOCTYPE html>
 {% for title, table in section.details %}<details><summary>{{ title }}</summary>{{ table }}</details>{% endfor %}
 {% endfor %}
 <h2>What the columns mean</h2><dl>
-{% for term, meaning in glossary %}<dt>{{ term }}</dt><dd>{{ meaning }}</dd>{% endfor %}</dl>
+{% for term, meaning in glossary %}<dt>{{ term }}</dt><dd>{{ meaning | code }}</dd>{% endfor %}</dl>
 <p>Every table is also in <code>tables/</code> as {{ table_format }}.</p>
 </body></html>
 """
@@ -357,6 +380,46 @@ More in `tables/`: {% for title, file in section.detail_files %}[{{ title }}]({{
 """
 
 
+def code_spans(text) -> "Markup":
+    """Markdown's `code` as HTML <code>, the rest escaped."""
+    from markupsafe import Markup, escape
+
+    parts = str(text).split("`")
+    if len(parts) % 2 == 0:  # an unpaired backtick: leave the text as it is
+        return escape(text)
+    return Markup("").join(escape(part) if i % 2 == 0 else Markup("<code>%s</code>") % part
+                           for i, part in enumerate(parts))
+
+
+def comparison_caveats(a: "Run", b: "Run") -> str:
+    """What a reader must know before reading two runs' differences: one analysed
+    exactly and one by sampling (with Monte Carlo CFR's approximation), or two decks."""
+    notes = []
+    if a.stats.exact != b.stats.exact:
+        exact, sampled = (a, b) if a.stats.exact else (b, a)
+        notes.append(
+            f"This compares an exact result with a sampled one: {exact.name} is analysed "
+            f"exactly (every deal, reach-weighted), {sampled.name} from "
+            f"{sampled.stats.rounds_sampled:,} sampled self-play rounds"
+            + (" of a Monte Carlo CFR approximation" if sampled.metadata.get("kind")
+               == "mccfr" else "")
+            + "; a difference within the sampled side's 95% interval, or within what its "
+              "approximation may be off by, is not a difference between the games.")
+    elif not a.stats.exact:
+        notes.append("Both runs are sampled: differences within their 95% intervals are "
+                     "noise.")
+    if a.stats.variant.counts != b.stats.variant.counts:
+        only = lambda x, y: [c.label for c in x.stats.variant.in_deck  # noqa: E731
+                             if c not in y.stats.variant.in_deck]
+        missing = [f"{', '.join(only(x, y))} only in {x.name}"
+                   for x, y in ((a, b), (b, a)) if only(x, y)]
+        notes.append(f"The two runs play different decks ({a.stats.variant.deck} and "
+                     f"{b.stats.variant.deck}"
+                     + (f": {'; '.join(missing)}" if missing else "")
+                     + "); a character one deck lacks shows as – (n/a) on that side.")
+    return " ".join(notes)
+
+
 def save_png(fig, path: Path) -> str:
     """Save a figure as a PNG at `path`; return it base64-encoded, to inline in HTML."""
     fig.savefig(path, dpi=110)
@@ -386,6 +449,10 @@ def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
     strength = read_strength(run.path) if run.metadata.get("kind") == "mccfr" else None
     if strength is not None:
         tables["strength"], tables["coverage"] = strength_tables(strength)
+    if run.metadata.get("kind") == "mccfr":
+        quality = quality_over_training(run.path)
+        if quality is not None:
+            tables["quality"] = quality
     comparison = None
     if other is not None:
         comparison = compare_profiles(stats, other.stats, (run.name, other.name))
@@ -396,6 +463,8 @@ def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
             "challenge_rates": figures.challenge_bars(stats),
             "round_length": figures.round_length_histogram(stats),
             "convergence": figures.convergence_figure(run.convergence)}
+    if "quality" in tables and len(tables["quality"]) >= 2:
+        figs["quality"] = figures.quality_figure(tables["quality"])
     if comparison is not None:
         figs["comparison"] = figures.comparison_bars(comparison)
     images = {}
@@ -426,8 +495,8 @@ def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
                     ["challenge_rates_by_strikes", "challenge_rates_by_turn"], table_fn),
             section("Powers", [], ["power_use", "unmasking", "traitor"], ["witch_choices"],
                     table_fn),
-            section("The solve", ["convergence"], ["run", "evaluation"], ["convergence"],
-                    table_fn),
+            section("The solve", ["quality", "convergence"], ["quality", "run", "evaluation"],
+                    ["convergence"], table_fn),
         ] + ([section("Strength: who beats it", [], ["strength", "coverage"], [],
                       table_fn)] if strength is not None else [])
 
@@ -436,15 +505,18 @@ def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
         "name": run.name, "variant": str(stats.variant),
         "algorithm": algo.get("name") if isinstance(algo, dict) else algo,
         "generated": time.strftime("%Y-%m-%d %H:%M"),
-        "summary": _caveat(run.metadata, strength) + summary_paragraph(stats),
-        "glossary": list(GLOSSARY.items()), "table_format": fmt.upper(),
+        "summary": (_caveat(run.metadata, strength) + _quality_note(tables.get("quality"))
+                    + summary_paragraph(stats)),
+        "glossary": [(k if "*" in k else in_words(k), v) for k, v in GLOSSARY.items()], "table_format": fmt.upper(),
         "other": other.name if other else None,
-        "compare_summary": (comparison_paragraph(comparison, (run.name, other.name))
-                            if other else None),
+        "compare_summary": (" ".join(filter(None, (
+            comparison_caveats(run, other),
+            comparison_paragraph(comparison, (run.name, other.name))))) if other else None),
         "other_summary": summary_paragraph(other.stats) if other else None,
         "comparison_figure": images.get("comparison"),
     }
     env = jinja2.Environment(autoescape=True, trim_blocks=False)
+    env.filters["code"] = code_spans
     html_comparison = md_comparison = None
     if comparison is not None:
         html_comparison = [(k.replace("_", " ").capitalize(), Markup(html_table(v)))
@@ -474,6 +546,32 @@ def read_strength(run_dir: Path) -> dict | None:
         raise ReportError(f"{path} is damaged; write it again with `robinwood exploit "
                           f"{run_dir}`") from None
     return data
+
+
+def quality_over_training(run_dir: Path) -> pd.DataFrame | None:
+    """The lower bound on exploitability of the run's snapshots and final strategy, by
+    training time, from each one's strength.json (None when none was measured)."""
+    from solver.store import read_metadata
+
+    rows = []
+    places = sorted(p for p in (Path(run_dir) / "snapshots").glob("*") if p.is_dir())
+    for place in places + [Path(run_dir)]:
+        strength = read_strength(place)
+        if strength is None:
+            continue
+        meta = read_metadata(place)
+        rows.append({"training_seconds": float(meta.get("seconds", float("nan"))),
+                     "iterations": int(meta.get("iterations", 0)),
+                     "exploitability_bound": strength["exploitability_lower_bound"],
+                     "half_width": strength.get("exploitability_lower_bound_half_width",
+                                                float("nan")),
+                     "strongest": strength["strongest"]})
+    if not rows:
+        return None
+    frame = pd.DataFrame(rows).sort_values(["iterations", "training_seconds"]).reset_index(
+        drop=True)
+    frame.index = pd.Index(range(1, len(frame) + 1), name="measurement")
+    return frame
 
 
 def strength_tables(strength: dict):
@@ -516,3 +614,18 @@ def _caveat(metadata: dict, strength: dict | None = None) -> str:
         text += ("That is large: an opponent who knows its weaknesses wins clearly, so "
                  "the frequencies below describe this strategy, not good play. ")
     return text
+
+
+def _quality_note(quality: pd.DataFrame | None) -> str:
+    """How the strength changed over training, in a sentence, or how to measure it."""
+    if quality is None:
+        return ""
+    if len(quality) < 2:
+        return ("Its strength was measured at the end of training only (train with "
+                "`--snapshot-minutes` and run `robinwood exploit` on each snapshot to "
+                "see it over training). ")
+    first, last = quality.iloc[0], quality.iloc[-1]
+    return (f"Over training its exploitability bound went from "
+            f"{first['exploitability_bound']:+.3f} after {first['iterations']:,} "
+            f"traversals to {last['exploitability_bound']:+.3f} after "
+            f"{last['iterations']:,}. ")

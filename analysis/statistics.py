@@ -410,8 +410,9 @@ class ProfileStatistics:
 
     # ----- export ------------------------------------------------------------------
     def tables(self) -> dict[str, pd.DataFrame]:
-        """Every table by a file-friendly name, in reading order."""
-        return {
+        """Every table by a file-friendly name, in reading order; tables about a
+        character the deck does not hold (the Witch's choices in rspx) are left out."""
+        tables = {
             "outcomes": self.outcomes(),
             "match": self.match(),
             "round_length": self.round_length_table(),
@@ -431,6 +432,11 @@ class ProfileStatistics:
             "traitor": self.traitor(),
             "witch_choices": self.witch_choices(),
         }
+        held = {c.label for c in self.variant.in_deck}
+        needs = {"forced_lies": ("Trickster",), "unmasking": ("Robin", "Sheriff"),
+                 "traitor": ("Traitor",), "witch_choices": ("Witch",)}
+        return {name: table for name, table in tables.items()
+                if name not in needs or any(c in held for c in needs[name])}
 
     def export(self, directory, fmt: str = "csv") -> list[Path]:
         """Write every table to directory/<name>.csv (or .parquet); returns the paths."""

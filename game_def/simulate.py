@@ -204,6 +204,12 @@ class SimulationResult:
         }
 
 
+def memory_bytes(variant: Variant, chunk: int = 20_000) -> int:
+    """What `simulate` allocates, whatever the number of rounds: one chunk of winners
+    and the round-length histogram (the kernels' own state is a few kilobytes)."""
+    return 8 * (chunk + variant.max_turns + 1) + 64 * 1024
+
+
 def simulate(variant: Variant, count: int, seed: int = 0, *, matches: bool = False,
              chunk: int = 20_000,
              progress: Callable[[int], None] | None = None) -> SimulationResult:
@@ -216,27 +222,37 @@ def simulate(variant: Variant, count: int, seed: int = 0, *, matches: bool = Fal
 
     if count < 1:
         raise ValueError(f"count must be at least 1 (got {count})")
+    if not 0 <= seed < 2**32:
+        raise ValueError(f"seed must be from 0 to {2**32 - 1} (got {seed})")
     rules = rules_array(variant)
     counters = np.zeros(len(COUNTERS), dtype=np.int64)
     turn_hist = np.zeros(variant.max_turns + 1, dtype=np.int64)
-    winners = np.zeros(count, dtype=np.int64)
+    # One chunk's winners at a time: memory does not grow with `count`.
+    winners = np.zeros(min(chunk, count), dtype=np.int64)
+    if variant.teams:
+        sides = ["team 0+2", "team 1+3"]
+    else:
+        sides = [f"seat {s}" for s in range(variant.players)]
+    wins = [0] * len(sides)
+    draws = 0
     kernel = _simulate_matches if matches else _simulate_rounds
     start = time.perf_counter()
     k._seed(seed)
     for lo in range(0, count, chunk):
         hi = min(lo + chunk, count)
-        kernel(rules, hi - lo, winners[lo:hi], counters, turn_hist)
+        done = winners[:hi - lo]
+        kernel(rules, hi - lo, done, counters, turn_hist)
+        draws += int(np.sum(done < 0))
+        for side in range(len(sides)):
+            if variant.teams:
+                wins[side] += int(np.sum((done >= 0) & (done % 2 == side)))
+            else:
+                wins[side] += int(np.sum(done == side))
         if progress:
             progress(hi - lo)
     seconds = time.perf_counter() - start
-    if variant.teams:
-        sides = ["team 0+2", "team 1+3"]
-        wins = [int(np.sum((winners >= 0) & (winners % 2 == t))) for t in range(2)]
-    else:
-        sides = [f"seat {s}" for s in range(variant.players)]
-        wins = [int(np.sum(winners == s)) for s in range(variant.players)]
     return SimulationResult(
         variant=str(variant), mode="matches" if matches else "rounds", count=count,
-        seed=seed, sides=sides, wins=wins, draws=int(np.sum(winners < 0)),
+        seed=seed, sides=sides, wins=wins, draws=draws,
         turn_histogram=turn_hist, counters={n: int(v) for n, v in zip(COUNTERS, counters)},
         seconds=seconds)

@@ -17,6 +17,11 @@ from .errors import VariantError
 
 MAX_POSITIONS = 16
 MAX_PLAYERS = 4
+# The largest strikes and turn cap accepted: far beyond any printed or studied variant,
+# and small enough that everything sized by them (the analysis's per-strike, per-turn
+# counts, the simulator's round-length histogram) stays a few megabytes.
+MAX_STRIKES = 9
+MAX_TURNS = 1000
 CHALLENGE_ORDERS = ("clockwise", "random")
 
 # OpenSpiel parameter defaults. An empty deck means "standard" (or "team" in team mode);
@@ -131,7 +136,17 @@ def parse(text: "str | Variant") -> Variant:
         if not eq:
             raise VariantError(f"option {item!r} in variant {text!r} has no value; "
                                f"write key=value, e.g. max_turns=6")
-        params[key.strip()] = value.strip()
+        key = key.strip()
+        if key in params:
+            raise VariantError(f"option {key!r} is given twice in variant {text!r}; "
+                               f"give each option once")
+        params[key] = value.strip()
+    if not params["deck"] and not str(params.get("layout", "")).strip():
+        # An empty deck is OpenSpiel's default (the printed game), but a variant string
+        # that names none is a mistake, not a request for `standard`.
+        raise VariantError(f"variant {text!r} names no deck; start it with a deck, e.g. "
+                           f"'standard{':' + tail.strip() if tail.strip() else ''}' (named "
+                           f"decks: {', '.join(NAMED_DECKS)}, or names joined by '+')")
     return from_params(params)
 
 
@@ -155,8 +170,9 @@ def from_params(params: Mapping[str, Any]) -> Variant:
         counts = NAMED_DECKS["team" if teams else "standard"]
     if layout is not None and counts_of(layout) != counts:
         raise VariantError(
-            f"layout {layout_text!r} holds {deck_name(counts_of(layout))} but deck "
-            f"{deck_text!r} holds {deck_name(counts)}; make them match or drop the deck")
+            f"layout {layout_text!r} does not deal deck {deck_text!r} "
+            f"({describe_cards(counts)}): {_count_differences(counts_of(layout), counts)}; "
+            f"name each of the deck's cards once per copy, or drop the deck")
     return Variant(
         counts=counts,
         players=players,
@@ -169,6 +185,20 @@ def from_params(params: Mapping[str, Any]) -> Variant:
                                            p["traitor_strikes_on_reveal"]),
         layout=layout,
     )
+
+
+def describe_cards(counts: Counts) -> str:
+    """The cards of a deck in words: 'Robin, Sheriff, Peasant, Traitor', '2 Peasant'."""
+    return ", ".join(c.label if k == 1 else f"{k} {c.label}"
+                     for c, k in zip(Character, counts) if k)
+
+
+def _count_differences(layout: Counts, deck: Counts) -> str:
+    """How a layout's cards differ from a deck's, e.g. 'Robin 2 times (the deck has 1),
+    Sheriff 0 times (the deck has 1)'."""
+    return ", ".join(f"{c.label} {have} time{'s' if have != 1 else ''} (the deck has "
+                     f"{want})" for c, have, want in zip(Character, layout, deck)
+                     if have != want)
 
 
 def _parse_deck(text: str) -> Counts:
@@ -228,10 +258,12 @@ def _validate(v: Variant) -> None:
         raise VariantError(f"a deck needs 2 to {MAX_POSITIONS} cards (got {n})")
     if n == v.counts[Character.TRAITOR]:
         raise VariantError("a deck of Traitors only cannot be played; add other characters")
-    if v.strikes < 1:
-        raise VariantError(f"strikes must be at least 1 (got {v.strikes})")
-    if v.max_turns < 1:
-        raise VariantError(f"max_turns must be at least 1 (got {v.max_turns})")
+    if not 1 <= v.strikes <= MAX_STRIKES:
+        raise VariantError(f"strikes must be at least 1 and at most {MAX_STRIKES} "
+                           f"(got {v.strikes})")
+    if not 1 <= v.max_turns <= MAX_TURNS:
+        raise VariantError(f"max_turns must be at least 1 and at most {MAX_TURNS} "
+                           f"(got {v.max_turns})")
     if not 0 <= v.first_player < v.players:
         raise VariantError(f"first_player must be a seat from 0 to {v.players - 1} "
                            f"(got {v.first_player})")

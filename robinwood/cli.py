@@ -3,12 +3,69 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 
 import click
+from click.core import ParameterSource
 from tqdm import tqdm
 
 from game_def.errors import RobinWoodError
+
+# Counts of rounds, matches and iterations: far beyond any job that ends, and well
+# inside the 64-bit integers the kernels count in.
+MAX_COUNT = 10**12
+# Seeds: what the numba random generators take (32 bits); a larger seed would be cut.
+SEED = click.IntRange(0, 2**32 - 1)
+COUNT = click.IntRange(1, MAX_COUNT)
+
+
+class Number(click.FloatRange):
+    """A finite number in a range (click's FloatRange lets nan and inf through)."""
+
+    def convert(self, value, param, ctx):
+        number = click.FLOAT.convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number; give a number "
+                      f"{self._describe_range()}" if self.min is not None
+                      or self.max is not None else f"{value!r} is not a finite number",
+                      param, ctx)
+        return super().convert(number, param, ctx)
+
+
+POSITIVE = Number(min=0, min_open=True)
+# Time budgets: up to 10^7 seconds (about 115 days) or 10^5 minutes (69 days), so that
+# a mistyped exponent is refused rather than started.
+MAX_SECONDS, MAX_MINUTES = 10**7, 10**5
+SECONDS = Number(min=0, min_open=True, max=MAX_SECONDS)
+MINUTES = Number(min=0, min_open=True, max=MAX_MINUTES)
+
+
+class Text(click.ParamType):
+    """A string that may not be empty (an empty --deck would silently mean standard)."""
+
+    name = "text"
+
+    def __init__(self, example: str):
+        self.example = example
+
+    def convert(self, value, param, ctx):
+        if not isinstance(value, str) or not value.strip():
+            self.fail(f"{value!r} is empty; give {self.example}", param, ctx)
+        return value
+
+
+def given(ctx: click.Context, name: str) -> bool:
+    """Whether the option `name` was given on the command line (not its default)."""
+    return ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
+
+
+def refuse_unless(ctx: click.Context, names: list[str], why: str) -> None:
+    """A usage error naming the first of `names` given on the command line."""
+    for name in names:
+        if given(ctx, name):
+            opt = next(p for p in ctx.command.params if p.name == name)
+            raise click.UsageError(f"{'/'.join(opt.opts + opt.secondary_opts)} {why}")
 
 
 class _Group(click.Group):
@@ -41,9 +98,12 @@ def variant_options(fn):
     """The game parameters every command accepts (docs/rules.md "Options")."""
     opts = [
         click.option("--variant", "variant_text", default=None,
+                     type=Text("a variant such as 'rspx:max_turns=6'"),
                      help="A whole variant string, e.g. 'rspx:max_turns=6'; the options "
                           "below override it."),
         click.option("--deck", default=None,
+                     type=Text("a named deck (standard, team, rspx, rspmx, duel6, duel7, "
+                               "duel8) or names joined by '+'"),
                      help="Named deck (standard, team, rspx, rspmx, duel6, duel7, duel8) "
                           "or character names joined by '+'."),
         click.option("--players", type=int, default=None, help="2, 3 or 4."),
@@ -51,10 +111,14 @@ def variant_options(fn):
         click.option("--strikes", type=int, default=None, help="Strikes that eliminate."),
         click.option("--max-turns", type=int, default=None, help="Turn cap (a draw)."),
         click.option("--first-player", type=int, default=None, help="Seat that starts."),
-        click.option("--challenge-order", default=None, help="clockwise or random."),
+        click.option("--challenge-order", default=None, type=Text("clockwise or random"),
+                     help="clockwise or random."),
         click.option("--traitor-strikes-on-reveal", is_flag=True, default=None,
                      help="A Traitor turned up by Robin/Sheriff adds a strike."),
-        click.option("--layout", default=None, help="Fixed deal: names joined by '+'."),
+        click.option("--layout", default=None,
+                     type=Text("the deck's cards joined by '+', e.g. "
+                               "Robin+Sheriff+Peasant+Traitor"),
+                     help="Fixed deal: names joined by '+'."),
     ]
     for opt in reversed(opts):
         fn = opt(fn)
@@ -74,21 +138,25 @@ def build_variant(variant_text, **params):
 
 @cli.command()
 @variant_options
-@click.option("--rounds", type=int, default=None, help="Independent rounds to play.")
-@click.option("--matches", type=int, default=None,
+@click.option("--rounds", type=COUNT, default=None, help="Independent rounds to play.")
+@click.option("--matches", type=COUNT, default=None,
               help="Best-of-3 matches (first to two round wins) instead of rounds.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def simulate(variant_text, rounds, matches, seed, as_json, **params):
     """Play uniformly random legal moves and report how the rules fire."""
-    from game_def.simulate import simulate as run
+    from game_def.simulate import memory_bytes, simulate as run
+    from solver.jobs import available_memory_bytes
 
-    variant = build_variant(variant_text, **params)
     if rounds is not None and matches is not None:
         raise click.UsageError("give either --rounds or --matches, not both")
+    variant = build_variant(variant_text, **params)
     count = matches if matches is not None else (rounds if rounds is not None else 100_000)
-    if count < 1:
-        raise click.UsageError(f"--rounds/--matches must be at least 1 (got {count})")
+    need, have = memory_bytes(variant), int(0.8 * available_memory_bytes())
+    if need > have:
+        raise click.UsageError(f"simulating {variant} needs about {need / 1024**3:.1f} GiB "
+                               f"(--max-turns {variant.max_turns}), more than the "
+                               f"{have / 1024**3:.1f} GiB available; lower --max-turns")
     with tqdm(total=count, unit=" matches" if matches else " rounds", disable=as_json or None,
               file=sys.stderr, leave=False) as bar:
         result = run(variant, count, seed, matches=matches is not None, progress=bar.update)
@@ -103,14 +171,17 @@ def simulate(variant_text, rounds, matches, seed, as_json, **params):
 @click.option("--algo", default="dcfr", show_default=True,
               help="Exact: cfr, cfr+, lcfr, dcfr or pcfr+. Any deck: mccfr (Monte Carlo CFR "
                    "over the information abstraction, docs/mccfr.md).")
-@click.option("--alpha", type=float, default=None, help="DCFR alpha (default 1.5).")
-@click.option("--beta", type=float, default=None, help="DCFR beta (default 0).")
-@click.option("--gamma", type=float, default=None, help="DCFR gamma (default 2).")
-@click.option("--target-exploitability", type=float, default=None,
+@click.option("--alpha", type=Number(), default=None, help="DCFR alpha (default 1.5).")
+@click.option("--beta", type=Number(), default=None, help="DCFR beta (default 0).")
+@click.option("--gamma", type=Number(), default=None, help="DCFR gamma (default 2).")
+@click.option("--target-exploitability", type=POSITIVE, default=None,
               help="Stop once exploitability (NashConv/2, round-win units) is this low.")
-@click.option("--iterations", type=int, default=None, help="Stop after this many iterations.")
-@click.option("--seconds", type=float, default=None, help="Stop after this much solving time.")
-@click.option("--minutes", type=float, default=None,
+@click.option("--iterations", type=COUNT, default=None,
+              help="Stop after this many iterations (mccfr: traversals per seat, a "
+                   "multiple of its batch of 200).")
+@click.option("--seconds", type=SECONDS, default=None,
+              help="Stop after this much solving time.")
+@click.option("--minutes", type=MINUTES, default=None,
               help="mccfr: stop after this much training time (summed over resumes).")
 @click.option("--levels", type=click.Choice(["fine", "coarse"]), default="fine",
               show_default=True, help="mccfr: abstraction levels (fine: a decision's fine "
@@ -123,7 +194,7 @@ def simulate(variant_text, rounds, matches, seed, as_json, **params):
               help="mccfr: discount of earlier batches (linear CFR or DCFR).")
 @click.option("--workers", type=click.IntRange(1, 2), default=2, show_default=True,
               help="mccfr: worker threads (one per seat; results do not depend on it).")
-@click.option("--max-table-gb", type=float, default=8.0, show_default=True,
+@click.option("--max-table-gb", type=Number(min=0.0625), default=8.0, show_default=True,
               help="mccfr: memory cap of the strategy table.")
 @click.option("--snapshot-minutes", type=str, default="",
               help="mccfr: comma-separated training times to also save the strategy at "
@@ -131,20 +202,27 @@ def simulate(variant_text, rounds, matches, seed, as_json, **params):
 @click.option("--out", type=click.Path(file_okay=False), required=True,
               help="Run directory: strategy, metadata, checkpoint, convergence curve.")
 @click.option("--resume", is_flag=True, help="Continue from the checkpoint in --out.")
-@click.option("--checkpoint-every", type=float, default=60.0, show_default=True,
+@click.option("--checkpoint-every", type=SECONDS, default=60.0, show_default=True,
               help="Seconds between atomic checkpoints.")
-@click.option("--eval-every", type=float, default=2.0, show_default=True,
+@click.option("--eval-every", type=Number(min=0, max=MAX_SECONDS), default=2.0,
+              show_default=True,
               help="Seconds of solving between exact exploitability measurements.")
-@click.option("--max-memory-gb", type=float, default=None,
+@click.option("--eval-every-iterations", type=COUNT, default=None,
+              help="Measure exploitability at multiples of this many iterations instead "
+                   "(the stopping point then depends on the iterations alone, not on the "
+                   "machine's speed: reproducible runs).")
+@click.option("--max-memory-gb", type=POSITIVE, default=None,
               help="Refuse trees needing more (default: 80% of available memory).")
 @click.option("--symmetry/--no-symmetry", default=True, show_default=True,
               help="Merge interchangeable positions (lossless; see docs/solver.md).")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Recorded with the strategy (the exact solvers are deterministic).")
+@click.option("--seed", type=SEED, default=0, show_default=True,
+              help="mccfr: the random seed; recorded with the strategy (the exact "
+                   "solvers are deterministic).")
 @click.option("--json", "as_json", is_flag=True, help="Print the final summary as JSON.")
 def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterations,
           seconds, minutes, levels, sure_wins, weighting, workers, max_table_gb,
-          snapshot_minutes, out, resume, checkpoint_every, eval_every, max_memory_gb,
+          snapshot_minutes, out, resume, checkpoint_every, eval_every, eval_every_iterations,
+          max_memory_gb,
           symmetry, seed, as_json, **params):
     """Solve a two-player variant exactly (CFR family over the full game tree)."""
     from pathlib import Path
@@ -155,17 +233,40 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
     if not any(v is not None for v in params.values()) and not variant_text:
         raise click.UsageError("name a variant: --deck (e.g. --deck rspx --max-turns 6) "
                                "or --variant 'rspx:max_turns=6'")
+    ctx = click.get_current_context()
+    if seconds is not None and minutes is not None:
+        raise click.UsageError("give the time budget once: --seconds or --minutes, not both")
+    if algo == "mccfr":
+        refuse_unless(ctx, ["alpha", "beta", "gamma", "target_exploitability", "eval_every",
+                            "eval_every_iterations", "max_memory_gb", "symmetry"],
+                      "is for the exact solvers; Monte Carlo CFR (--algo mccfr) takes "
+                      "--minutes, --seconds or --iterations")
+        batch = 200  # MCCFRConfig.batch_iterations
+        if iterations is not None and iterations % batch:
+            low = max(batch, iterations // batch * batch)
+            raise click.BadParameter(
+                f"{iterations} is not a multiple of Monte Carlo CFR's batch of {batch} "
+                f"traversals per seat; give {low:,}" + (
+                    f" or {low + batch:,}" if low < iterations else ""),
+                param_hint="--iterations")
+    else:
+        if eval_every_iterations is not None and given(ctx, "eval_every"):
+            raise click.UsageError("give --eval-every (seconds) or --eval-every-iterations, "
+                                   "not both")
+        refuse_unless(ctx, ["minutes", "levels", "sure_wins", "weighting", "workers",
+                            "max_table_gb", "snapshot_minutes"],
+                      f"is for --algo mccfr; the exact solver ({algo}) stops on "
+                      f"--seconds, --iterations or --target-exploitability")
     variant = build_variant(variant_text, **params)
     if algo == "mccfr":
         return _solve_mccfr(variant, out, iterations, seconds, minutes, levels, sure_wins,
                             weighting, workers, max_table_gb, snapshot_minutes, resume,
                             checkpoint_every, seed, as_json)
-    if minutes is not None:
-        seconds = minutes * 60 if seconds is None else seconds
     config = SolveConfig(
         variant=variant, algo=algorithm(algo, alpha, beta, gamma), out=Path(out),
         target_exploitability=target_exploitability, max_iterations=iterations,
         max_seconds=seconds, eval_every_seconds=eval_every,
+        eval_every_iterations=eval_every_iterations,
         checkpoint_seconds=checkpoint_every, seed=seed, resume=resume, symmetric=symmetry,
         max_memory_bytes=int(max_memory_gb * 1024**3) if max_memory_gb else None)
     quiet = as_json
@@ -212,8 +313,11 @@ def _solve_mccfr(variant, out, iterations, seconds, minutes, levels, sure_wins, 
     try:
         snapshots = tuple(float(m) * 60 for m in snapshot_minutes.split(",") if m.strip())
     except ValueError:
+        snapshots = (math.nan,)
+    if not all(math.isfinite(m) and m > 0 for m in snapshots):
         raise click.BadParameter(f"{snapshot_minutes!r} is not a comma-separated list of "
-                                 f"minutes, e.g. 5,15,30", param_hint="--snapshot-minutes")
+                                 f"positive minutes, e.g. 5,15,30",
+                                 param_hint="--snapshot-minutes")
     config = MCCFRConfig(variant, levels=levels, sure_wins=sure_wins, weighting=weighting,
                          workers=workers, seed=seed,
                          max_table_bytes=int(max_table_gb * 1024**3))
@@ -308,9 +412,9 @@ def stats(run_dir, as_json):
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Output folder (default: reports/<name of RUN_DIR>).")
 @click.option("--parquet", is_flag=True, help="Write tables/ as Parquet instead of CSV.")
-@click.option("--rounds", type=int, default=None,
+@click.option("--rounds", type=COUNT, default=None,
               help="Self-play rounds for sampled (MCCFR) statistics (default 100000).")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the sampled self-play.")
 def report(run_dir, other, out, parquet, rounds, seed):
     """Write reports/<name>/: index.html, report.md, PNG figures and tables/ for the
@@ -318,9 +422,15 @@ def report(run_dir, other, out, parquet, rounds, seed):
     import time
 
     from analysis.report import write_report
+    from solver.store import read_metadata
 
-    if rounds is not None and rounds < 1:
-        raise click.UsageError(f"--rounds must be at least 1 (got {rounds})")
+    # Every input is checked before any work: both runs must hold a finished strategy.
+    for path, hint in ((run_dir, "RUN_DIR"), (other, "--compare")):
+        if path is not None:
+            try:
+                read_metadata(path)
+            except RobinWoodError as e:
+                raise click.BadParameter(str(e), param_hint=hint) from None
     start = time.perf_counter()
     index = write_report(run_dir, out, other, parquet=parquet, rounds=rounds, seed=seed)
     click.echo(f"report written to {index} ({time.perf_counter() - start:.1f} s); "
@@ -342,25 +452,26 @@ def report(run_dir, other, out, parquet, rounds, seed):
               show_default=True, help="A local process pool, or Ray tasks.")
 @click.option("--address", default=None,
               help="Ray cluster address (default RAY_ADDRESS, else a local Ray).")
-@click.option("--workers", type=int, default=None,
+@click.option("--workers", type=click.IntRange(1, 1024), default=None,
               help="Process pool: worker processes (default: the cores).")
-@click.option("--memory-gb", type=float, default=None,
+@click.option("--memory-gb", type=POSITIVE, default=None,
               help="Memory the sweep may use at once (default 80% of available): decides "
                    "exact or Monte Carlo CFR, and which jobs run together.")
 @click.option("--method", type=click.Choice(["auto", "exact", "mccfr", "random"]),
               default=None, help="auto (default): exact if the tree fits, else Monte Carlo "
                                  "CFR; random play for 3-4 players.")
-@click.option("--target-exploitability", type=float, default=None,
+@click.option("--target-exploitability", type=POSITIVE, default=None,
               help="Exact: stop at this exploitability (default 1e-3).")
-@click.option("--mccfr-seconds", type=float, default=None,
+@click.option("--mccfr-seconds", type=SECONDS, default=None,
               help="Monte Carlo CFR training time per variant (default 60).")
-@click.option("--mccfr-iterations", type=int, default=None,
-              help="Monte Carlo CFR traversals per seat instead (reproducible).")
-@click.option("--mccfr-table-gb", type=float, default=None,
+@click.option("--mccfr-iterations", type=COUNT, default=None,
+              help="Monte Carlo CFR traversals per seat instead (reproducible; a "
+                   "multiple of its batch of 200).")
+@click.option("--mccfr-table-gb", type=Number(min=0.0625), default=None,
               help="Monte Carlo CFR table cap per variant (default 2).")
-@click.option("--rounds", type=int, default=None,
+@click.option("--rounds", type=COUNT, default=None,
               help="Sampled rounds for MCCFR statistics and random play (default 20000).")
-@click.option("--seed", type=int, default=None, help="Sweep seed (default 0).")
+@click.option("--seed", type=SEED, default=None, help="Sweep seed (default 0).")
 @click.option("--no-report", is_flag=True, help="Write the table only.")
 def sweep(grid_text, grid_file, base, name, out, executor, address, workers, memory_gb,
           method, target_exploitability, mccfr_seconds, mccfr_iterations, mccfr_table_gb,
@@ -374,6 +485,10 @@ def sweep(grid_text, grid_file, base, name, out, executor, address, workers, mem
     if (grid_text is None) == (grid_file is None):
         raise click.UsageError("give the grid with --grid 'option=v1,v2 ...' or "
                                "--grid-file FILE.toml (one of them)")
+    if mccfr_iterations is not None and mccfr_iterations % 200:
+        raise click.BadParameter(f"{mccfr_iterations} is not a multiple of Monte Carlo "
+                                 f"CFR's batch of 200 traversals per seat",
+                                 param_hint="--mccfr-iterations")
     overrides = {k: v for k, v in {
         "method": method, "exact_target": target_exploitability,
         "mccfr_seconds": mccfr_seconds, "mccfr_iterations": mccfr_iterations,
@@ -388,8 +503,6 @@ def sweep(grid_text, grid_file, base, name, out, executor, address, workers, mem
         spec = spec_from_text(grid_text, base or "standard", name, seed or 0,
                               SolveSettings(**overrides))
     memory = int(memory_gb * 1024**3) if memory_gb is not None else None
-    if memory is not None and memory <= 0:
-        raise click.UsageError(f"--memory-gb must be positive (got {memory_gb})")
     result = run_sweep(spec, out, executor=executor, workers=workers, memory_budget=memory,
                        address=address, report=not no_report)
     click.echo(f"{result.table_path}" + (f"\n{result.report}" if result.report else ""))
@@ -421,9 +534,9 @@ def format_simulation(r: dict) -> str:
 @click.argument("agent_a")
 @click.argument("agent_b")
 @variant_options
-@click.option("--rounds", type=click.IntRange(1), default=10_000, show_default=True,
+@click.option("--rounds", type=COUNT, default=10_000, show_default=True,
               help="Rounds per seat assignment (each agent plays both seats).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 def tournament(agent_a, agent_b, variant_text, rounds, seed, as_json, **params):
     """AGENT_A against AGENT_B in both seats, with 95% intervals. An agent is a bot
@@ -463,9 +576,9 @@ def tournament(agent_a, agent_b, variant_text, rounds, seed, as_json, **params):
 @click.argument("agent")
 @click.argument("opponents", nargs=-1)
 @variant_options
-@click.option("--rounds", type=click.IntRange(1), default=20_000, show_default=True,
+@click.option("--rounds", type=COUNT, default=20_000, show_default=True,
               help="Rounds per seat against each opponent.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
 def league(agent, opponents, variant_text, rounds, seed, as_json, **params):
     """AGENT (a bot or a Monte Carlo CFR run directory) against every league player
@@ -503,17 +616,18 @@ def league(agent, opponents, variant_text, rounds, seed, as_json, **params):
 
 @cli.command()
 @click.argument("run_dir", type=click.Path(file_okay=False))
-@click.option("--minutes", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--minutes", type=MINUTES, default=None,
               help="Train an exploiter for this long in each seat (the two seats train "
                    "at once, one per core).")
-@click.option("--iterations", type=click.IntRange(min=1), default=None,
+@click.option("--iterations", type=COUNT, default=None,
               help="... or for this many traversals per seat.")
-@click.option("--rounds", type=click.IntRange(1), default=20_000, show_default=True,
+@click.option("--rounds", type=COUNT, default=20_000, show_default=True,
               help="Rounds per seat against each opponent.")
-@click.option("--lbr-rounds", type=click.IntRange(0), default=1000, show_default=True,
+@click.option("--lbr-rounds", type=click.IntRange(0, MAX_COUNT), default=1000,
+              show_default=True,
               help="Rounds per seat for the local best response (docs/lbr.md); 0 skips "
                    "it.")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--seed", type=click.IntRange(0, 2**32 - 3), default=0, show_default=True,
               help="Random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 def exploit(run_dir, minutes, iterations, rounds, lbr_rounds, seed, as_json):
@@ -530,6 +644,9 @@ def exploit(run_dir, minutes, iterations, rounds, lbr_rounds, seed, as_json):
     from solver.store import atomic_write_bytes
     from solver.evaluation.strength import measure
 
+    if minutes is not None and iterations is not None:
+        raise click.UsageError("give the exploiter one budget: --minutes or --iterations, "
+                               "not both")
     strategy = load_table_agent(run_dir)
 
     def say(text):
@@ -583,7 +700,8 @@ def explore(run_dir, port, host, open_browser):
 @click.option("--seat", type=click.Choice(["0", "1"]), default="0", show_default=True,
               help="0: you play first; 1: the strategy does.")
 @click.option("--match", is_flag=True, help="Best of 3 (first to two round wins).")
-@click.option("--seed", type=int, default=None, help="Seed of the deals and the AI's draws.")
+@click.option("--seed", type=SEED, default=None,
+              help="Seed of the deals and the AI's draws.")
 def play(run_dir, seat, match, seed):
     """Play a round (or a best-of-3 match) against the strategy in RUN_DIR in the
     terminal; at the end every card is revealed and each of your decisions is reviewed

@@ -15,6 +15,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -29,13 +30,29 @@ class StrategyFileError(RobinWoodError):
     """A strategy file that is missing, corrupt, or made for another variant."""
 
 
+def _umask() -> int:
+    """The process's umask, read without changing it where Linux allows (/proc), else
+    by setting and restoring it."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 @contextlib.contextmanager
 def _atomic_file(path: Path):
     """A binary file object whose content replaces `path` only once it is complete and
-    synced: a crash never leaves half a file."""
+    synced: a crash never leaves half a file. The file gets the mode any new file gets
+    (0666 less the umask), not tempfile's private 0600."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as f:
             yield f
             f.flush()
@@ -60,9 +77,35 @@ def atomic_savez(path: Path, **arrays: np.ndarray) -> None:
         np.savez(f, **arrays)
 
 
+CHECKPOINT = "checkpoint.npz"
+
+
+def _interrupted_run(run_dir: Path) -> str | None:
+    """What an interrupted job left in `run_dir` (a checkpoint, no metadata.json): the
+    variant and algorithm it was solving, in words, or None if there is no checkpoint."""
+    path = run_dir / CHECKPOINT
+    if not path.exists():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            name = "settings" if "settings" in data.files else "info"
+            info = json.loads(str(data[name]))
+        config = info.get("settings") or info.get("config") or {}
+        algo = config.get("algorithm", {}).get("name") or config.get("name") or "?"
+        return f"{config['variant']} with {algo}"
+    except Exception:
+        return "an unreadable checkpoint"
+
+
 def read_metadata(run_dir: str | os.PathLike) -> dict[str, Any]:
     path = Path(run_dir) / METADATA
     if not path.exists():
+        interrupted = _interrupted_run(Path(run_dir))
+        if interrupted is not None:
+            raise StrategyFileError(
+                f"the solve in {run_dir} ({interrupted}) was interrupted before it "
+                f"finished: it holds a checkpoint but no strategy yet; finish it with "
+                f"`robinwood solve <the same options> --out {run_dir} --resume`")
         raise StrategyFileError(f"no strategy in {run_dir}: {METADATA} is missing "
                                 f"(run `robinwood solve ... --out {run_dir}` first)")
     try:

@@ -131,13 +131,13 @@ def test_the_belief_matches_the_exact_posterior():
 # ----- the gain against exact exploitability ------------------------------------------------
 @pytest.fixture(scope="module")
 def mccfr_tables(tmp_path_factory):
-    """Small Monte Carlo CFR strategies trained through the CLI (300 iterations)."""
+    """Small Monte Carlo CFR strategies trained through the CLI (400 iterations)."""
     runner = CliRunner()
     agents = {}
     for variant in (RSPX3, RSPMX2):
         out = tmp_path_factory.mktemp("mccfr")
         result = runner.invoke(cli, ["solve", "--variant", str(variant), "--algo", "mccfr",
-                                     "--iterations", "300", "--workers", "1", "--out",
+                                     "--iterations", "400", "--workers", "1", "--out",
                                      str(out), "--json"])
         assert result.exit_code == 0, result.output
         agents[str(variant)] = load_agent(str(out))

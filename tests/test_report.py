@@ -117,6 +117,7 @@ def test_compare_leaves_rows_of_one_side_only_as_nan(runs):
     ("other variant", ["action slots"]),
     ("bad json", ["metadata.json is corrupt"]),
     ("no metadata", ["metadata.json is missing"]),
+    ("interrupted", ["was interrupted", "--resume"]),
     ("bad convergence", ["convergence.csv is corrupt"]),
     ("bad probabilities", ["not a valid strategy"]),
 ])
@@ -135,6 +136,9 @@ def test_a_damaged_run_is_one_line_not_a_traceback(runs, tmp_path, damage, words
     elif damage == "bad json":
         meta.write_text("{not json")
     elif damage == "no metadata":
+        meta.unlink()
+        (run / "checkpoint.npz").unlink()
+    elif damage == "interrupted":  # what Ctrl-C leaves: a checkpoint, no metadata yet
         meta.unlink()
     elif damage == "bad convergence":
         (run / "convergence.csv").write_bytes(b"\xff\xfe\x00garbage")

@@ -236,7 +236,7 @@ def test_cli_simulate_teams_matches_text():
     (["--deck", "rsp"], "unknown deck 'rsp'"),
     (["--players", "5"], "players must be 2, 3 or 4"),
     (["--players", "3", "--teams"], "team mode needs players=4"),
-    (["--rounds", "0"], "at least 1"),
+    (["--rounds", "0"], "0 is not in the range 1<=x<="),
     (["--deck", "Robin+Sherif+Traitor"], "did you mean Sheriff"),
 ])
 def test_cli_bad_input_is_one_line_and_exit_2(args, message):

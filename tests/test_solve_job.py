@@ -118,7 +118,8 @@ def test_a_tree_that_cannot_fit_is_refused_with_its_size():
     (["--deck", "rspx", "--players", "3", "--iterations", "1", "--out", "x"],
      "two players"),
     (["--iterations", "1", "--out", "x"], "name a variant"),
-    (["--deck", "rspx", "--target-exploitability", "-1", "--out", "x"], "must be positive"),
+    (["--deck", "rspx", "--target-exploitability", "-1", "--out", "x"],
+     "'--target-exploitability': -1.0 is not in the range x>0"),
 ])
 def test_solve_bad_input_is_one_line(args, message, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)

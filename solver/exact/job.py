@@ -7,9 +7,12 @@ not fit in memory, giving its measured size.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import shutil
+import signal
+import threading
 import time
 from pathlib import Path
 from typing import Callable
@@ -123,10 +126,31 @@ def _write_checkpoint(path: Path, config: SolveConfig, solver: CFRSolver, elapse
     atomic_savez(path, settings=np.array(json.dumps(settings)), **solver.arrays())
 
 
+@contextlib.contextmanager
+def _ctrl_c_raises():
+    """SIGINT raises KeyboardInterrupt during the job, even when the process inherited
+    it ignored (a job started in the background from a script): Python installs its
+    handler only if SIGINT was not ignored at start-up."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def solve(config: SolveConfig,
           on_progress: Callable[[Progress], None] | None = None,
           on_phase: Callable[[str], None] | None = None) -> dict:
-    """Run the job to its stopping rule; return the summary written to metadata.json."""
+    """Run the job to its stopping rule; return the summary written to metadata.json.
+    Ctrl-C (SIGINT) writes a checkpoint and raises Interrupted."""
+    with _ctrl_c_raises():
+        return _solve(config, on_progress, on_phase)
+
+
+def _solve(config: SolveConfig, on_progress, on_phase) -> dict:
     say = on_phase or (lambda text: None)
     out = config.out
     checkpoint = out / CHECKPOINT
@@ -183,6 +207,15 @@ def solve(config: SolveConfig,
 
     last = history[-1] if history else None
     last_checkpoint = time.perf_counter()
+
+    def checkpoint_if_due() -> None:
+        # On the wall clock, independent of the measurements: a long --eval-every (or
+        # eval_every_iterations) still leaves a checkpoint every checkpoint_seconds.
+        nonlocal last_checkpoint
+        if time.perf_counter() - last_checkpoint >= config.checkpoint_seconds:
+            _write_checkpoint(checkpoint, config, solver, elapsed, history)
+            last_checkpoint = time.perf_counter()
+
     chunk = 1
     try:
         while not done(last):
@@ -209,10 +242,9 @@ def solve(config: SolveConfig,
                         or (config.max_iterations is not None
                             and solver.iteration >= config.max_iterations)):
                     break
+                checkpoint_if_due()
             last = measure()
-            if time.perf_counter() - last_checkpoint >= config.checkpoint_seconds:
-                _write_checkpoint(checkpoint, config, solver, elapsed, history)
-                last_checkpoint = time.perf_counter()
+            checkpoint_if_due()
     except KeyboardInterrupt:
         _write_checkpoint(checkpoint, config, solver, elapsed, history)
         raise Interrupted(checkpoint, solver.iteration) from None

@@ -113,8 +113,10 @@ def bot(name: str, bluff: float = 0.3, challenge_below: float = 0.3, t: float = 
     threshold; the other bots ignore them."""
     if name not in _BOT_KIND:
         raise AgentError(f"unknown bot {name!r}: choose one of {', '.join(BOT_NAMES)}")
-    if not 0 <= bluff <= 1 or not 0 <= challenge_below <= 1 or not 0 <= t <= 1:
-        raise AgentError("bot rates must be probabilities in [0, 1]")
+    for key, value in (("bluff", bluff), ("challenge_below", challenge_below), ("t", t)):
+        if not 0 <= value <= 1:  # nan fails too
+            raise AgentError(f"bot option {key}={value!r} of {name} must be a probability "
+                             f"in [0, 1]")
     params = np.zeros(ka.NUM_PARAMS)
     label = name
     if name == "heuristic":
@@ -161,6 +163,9 @@ def load_agent(spec: str) -> Agent:
     """A bot name (optionally with options: `heuristic:bluff=0.2,challenge_below=0.4`,
     `threshold_challenger:t=0.7`) or a run directory holding a Monte Carlo CFR
     strategy."""
+    if not spec.strip():
+        raise AgentError(f"an empty agent name: give a bot ({', '.join(BOT_NAMES)}) or a "
+                         f"run directory")
     name, _, opts = spec.partition(":")
     if name in _BOT_KIND:
         allowed = _BOT_OPTIONS.get(name, ())
@@ -171,6 +176,9 @@ def load_agent(spec: str) -> Agent:
                 hint = (f"use {' or '.join(o + '=' for o in allowed)}" if allowed
                         else f"{name} takes no options")
                 raise AgentError(f"unknown bot option {key!r} in {spec!r}: {hint}")
+            if key in kwargs:
+                raise AgentError(f"bot option {key!r} is given twice in {spec!r}; give it "
+                                 f"once")
             try:
                 kwargs[key] = float(value)
             except ValueError:
