@@ -86,16 +86,7 @@ Match = namedtuple("Match", ["rules", "lbr", "agent", "cont", "cfg"])
 @jit
 def _pick(values, probs, m, rng):
     """One of values[:m] with probabilities probs[:m] (never one of probability 0)."""
-    r = _uniform(rng)
-    acc = 0.0
-    last = -1
-    for i in range(m):
-        if probs[i] > 0.0:
-            last = i
-            acc += probs[i]
-            if r < acc:
-                return values[i]
-    return values[last]
+    return ka.draw_at(values, probs, m, _uniform(rng))
 
 
 # ===== small pieces =======================================================================

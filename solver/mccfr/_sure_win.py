@@ -22,19 +22,13 @@ from __future__ import annotations
 from game_def import kernels as k
 from game_def.kernels import jit
 
-from ._abstraction import K_CAND
+from ._abstraction import K_CAND, _exact
 
 
 @jit
 def _located(know, seat, pos):
     """The character `seat` knows at `pos`, or -1 (several candidates)."""
-    c = know[K_CAND + seat * k.MAX_POSITIONS + pos]
-    if c != 0 and (c & (c - 1)) == 0:
-        b = 0
-        while (c >> b) != 1:
-            b += 1
-        return b
-    return -1
+    return _exact(know[K_CAND + seat * k.MAX_POSITIONS + pos])
 
 
 @jit

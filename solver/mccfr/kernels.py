@@ -18,6 +18,7 @@ from ._abstraction import (  # noqa: F401  (re-exported layout)
 from ._abstraction import (  # noqa: F401  (re-exported kernels)
     _coarse_features as coarse_features,
     _decision_keys as decision_keys,
+    _exact as exact,
     _features as features,
     _initial_knowledge as initial_knowledge,
     _mix as mix,
@@ -30,6 +31,7 @@ from ._kernels import (  # noqa: F401
     M_SLOT_CAPACITY, M_USED, Table,
 )
 from ._sure_win import _sure_win as sure_win  # noqa: F401
+from ._sure_win import _target_located as target_located  # noqa: F401
 from ._kernels import (  # noqa: F401
     _below as below,
     _discount as discount,

@@ -239,10 +239,11 @@ class SeatTable:
         table.nact[:e] = nact
         table.offset[:e] = np.concatenate(([0], np.cumsum(nact)[:-1])) if e else []
         table.visits[:e] = visits[:e] if len(visits) >= e else 0
-        for i in range(e):
-            src, dst, n = int(offset[i]), int(table.offset[i]), int(nact[i])
-            table.regret[dst:dst + n] = weight * probs[src:src + n]
-            table.ssum[dst:dst + n] = weight * probs[src:src + n]
+        # action slot j of entry i sits at offset[i] + j in the strategy, at
+        # table.offset[i] + j here
+        src = np.arange(a) + np.repeat(np.asarray(offset[:e]) - table.offset[:e], nact[:e])
+        table.regret[:a] = weight * probs[src]
+        table.ssum[:a] = weight * probs[src]
         table.meta[kern.M_ENTRIES] = e
         table.meta[kern.M_USED] = a
         kern._rehash(table.keys, e, table.slots)

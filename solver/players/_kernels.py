@@ -226,10 +226,10 @@ def _replay_probs(rules, history, player, out_actions, out_probs):
 
 
 @jit
-def _draw(actions, probs, m):
-    """One of actions[:m] drawn with probabilities probs[:m] (never one of probability
-    0, even when rounding leaves the running sum short of 1)."""
-    r = np.random.random()
+def _draw_at(actions, probs, m, r):
+    """The one of actions[:m] where the running sum of probs[:m] first passes r (a
+    uniform draw in [0, 1)); never one of probability 0, even when rounding leaves the
+    running sum short of 1."""
     acc = 0.0
     last = -1
     for i in range(m):
@@ -239,6 +239,12 @@ def _draw(actions, probs, m):
             if r < acc:
                 return actions[i]
     return actions[last]
+
+
+@jit
+def _draw(actions, probs, m):
+    """One of actions[:m] drawn with probabilities probs[:m] (numpy's random stream)."""
+    return _draw_at(actions, probs, m, np.random.random())
 
 
 @jit

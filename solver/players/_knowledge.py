@@ -13,13 +13,7 @@ from solver.mccfr import kernels as ab
 @jit
 def _known(know, seat, pos):
     """The character `seat` knows at `pos`, or -1."""
-    c = know[ab.K_CAND + seat * k.MAX_POSITIONS + pos]
-    if c != 0 and (c & (c - 1)) == 0:
-        b = 0
-        while (c >> b) != 1:
-            b += 1
-        return b
-    return -1
+    return ab.exact(know[ab.K_CAND + seat * k.MAX_POSITIONS + pos])
 
 
 @jit

@@ -61,10 +61,9 @@ def _camp_unlocated(rules, know, seat, leader):
 @jit
 def _unmask_wins(rules, know, seat, leader):
     """Would `leader`'s power, run by `seat` now, surely win? (Its target camp is fully
-    located, so its reveals never miss.) Only for a leader the deck holds."""
-    if rules[k.R_COUNTS + leader] == 0:
-        return False
-    return _camp_unlocated(rules, know, seat, _target(leader)) == 0
+    located, so its reveals never miss.) Only for a leader the deck holds. The same test
+    as the sure wins of training (solver.mccfr.kernels.target_located)."""
+    return ab.target_located(rules, know, seat, leader)
 
 
 @jit

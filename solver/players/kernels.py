@@ -18,6 +18,7 @@ from ._kernels import (  # noqa: F401  (re-exported layout)
 from ._kernels import (  # noqa: F401  (re-exported kernels)
     _agent_probs as agent_probs,
     _draw as draw,
+    _draw_at as draw_at,
     _play as play,
     _replay as replay,
     _replay_probs as replay_probs,
