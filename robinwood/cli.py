@@ -679,6 +679,80 @@ def exploit(run_dir, minutes, iterations, rounds, lbr_rounds, seed, as_json):
                f"self-play decisions found no table entry")
 
 
+def _kinds(text: str) -> tuple:
+    from solver.search.settings import DECISION_KINDS
+
+    kinds = tuple(filter(None, (part.strip() for part in text.split(","))))
+    bad = [kd for kd in kinds if kd not in DECISION_KINDS]
+    if bad or len(set(kinds)) != len(kinds):
+        raise click.BadParameter(f"{text!r}: give distinct decision kinds among "
+                                 f"{', '.join(DECISION_KINDS)}, separated by commas",
+                                 param_hint="--kinds")
+    return kinds
+
+
+@cli.command()
+@click.argument("run_dir", type=click.Path(file_okay=False))
+@click.argument("opponents", nargs=-1)
+@click.option("--rounds", type=click.IntRange(1, 10**7), default=500, show_default=True,
+              help="Rounds per seat of the searcher against each opponent.")
+@click.option("--blueprint-rounds", type=click.IntRange(1, 10**9), default=20_000,
+              show_default=True, help="Rounds per seat of the blueprint alone.")
+@click.option("--particles", type=click.IntRange(1, 100_000), default=128,
+              show_default=True, help="Particles in the searcher's belief.")
+@click.option("--rollouts", type=click.IntRange(1, 100_000), default=24,
+              show_default=True, help="Rollouts per scored action.")
+@click.option("--kinds", default="turn,power", show_default=True,
+              help="Decisions the search takes (turn, after_peek, respond, power); the "
+                   "blueprint plays the others.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+def search(run_dir, opponents, rounds, blueprint_rounds, particles, rollouts, kinds, seed,
+           as_json):
+    """The Monte Carlo CFR strategy in RUN_DIR with play-time search (docs/search.md)
+    against every bot and league player and against its own table ("blueprint"), or
+    against OPPONENTS; beside it the table alone. Writes RUN_DIR/search.json."""
+    from pathlib import Path
+
+    import pandas as pd
+
+    from solver.evaluation.search_strength import search_league
+    from solver.players.agents import BOT_NAMES, load_agent, load_table_agent
+    from solver.search import SearchConfig, Searcher
+    from solver.store import atomic_write_bytes
+
+    kinds = _kinds(kinds)
+    for name in opponents:   # every name checked before any work
+        if name != "blueprint":
+            load_agent(name)
+    searcher = Searcher(load_table_agent(run_dir),
+                        SearchConfig(particles=particles, rollouts=rollouts, kinds=kinds))
+    names = list(opponents) or list(BOT_NAMES) + ["blueprint"]
+    with tqdm(total=len(names), desc="search", unit="opponent", disable=as_json,
+              file=sys.stderr) as bar:
+        def progress(name):
+            bar.set_postfix_str(name)
+            bar.update(1)
+
+        frame = search_league(searcher, names, rounds=rounds,
+                              blueprint_rounds=blueprint_rounds, seed=seed,
+                              progress=progress)
+    data = {**frame.attrs, "opponents": frame.reset_index().to_dict(orient="records")}
+    atomic_write_bytes(Path(run_dir) / "search.json", json.dumps(data, indent=2).encode())
+    if as_json:
+        click.echo(json.dumps(data, indent=2))
+        return
+    click.echo(f"{searcher.name} (search: {rounds:,} rounds a seat) and its table alone "
+               f"(blueprint: {blueprint_rounds:,}): seat-averaged payoffs, 95% intervals")
+    with pd.option_context("display.width", 140, "display.max_columns", 20,
+                           "display.float_format", "{:+.3f}".format):
+        click.echo(frame[["search", "search_lo", "search_hi", "blueprint", "blueprint_lo",
+                          "blueprint_hi", "difference"]].to_string())
+    at = frame.attrs
+    click.echo(f"worst opponent with search: {at['worst']}, {at['worst_value']:+.3f} (95% "
+               f"upper end {at['worst_hi']:+.3f})")
+
+
 @cli.command()
 @click.argument("run_dir", type=click.Path(file_okay=False))
 @click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True,

@@ -26,6 +26,7 @@ LAYERS = [
     ("solver.exact",),
     ("solver.mccfr",),
     ("solver.players",),
+    ("solver.search",),
     ("solver.evaluation", "solver.strategies", "solver"),
     ("analysis",),
     ("sweep", "explorer"),

@@ -1,7 +1,7 @@
 """Local best response (LBR; Lisy and Bowling 2017) against a fixed two-player agent.
 
 The LBR plays one seat against the agent in the other, rounds at a time, in numba
-(solver/evaluation/_lbr.py): it keeps a weighted-particle belief over the hidden cards and what
+(solver/search/_kernels.py, shared with the play-time search): it keeps a weighted-particle belief over the hidden cards and what
 the agent has seen, reweighted by the agent's own action probabilities, and at each of
 its decisions takes the action with the best one-step-lookahead value, the round then
 finished by a fixed continuation (the LBR seat plays a bot, the agent plays itself).
@@ -22,11 +22,13 @@ import time
 
 import numpy as np
 
+from game_def import kernels as k
 from game_def.core import rules_array
 from game_def.variant import Variant
 
 from solver.players import kernels as ka
-from solver.evaluation import _lbr as kl
+from solver.search import kernels as kl
+from solver.search.settings import config_array, max_steps as _max_steps
 from solver.players.agents import BOTS, Agent, AgentError, bot, seated
 from solver.evaluation.tournament import Z95
 
@@ -140,18 +142,7 @@ def _positive(name: str, value) -> int:
 
 
 def _config(particles: int, rollouts: int, group_positions: bool) -> np.ndarray:
-    cfg = np.zeros(kl.G_SIZE, dtype=np.int64)
-    cfg[kl.G_PARTICLES] = particles
-    cfg[kl.G_ROLLOUTS] = rollouts
-    cfg[kl.G_GROUP] = 1 if group_positions else 0
-    cfg[kl.G_REGEN] = 3
-    cfg[kl.G_REGEN_FACTOR] = 4
-    return cfg
-
-
-def _max_steps(variant: Variant) -> int:
-    # a turn is at most peek, announce, respond, then n reveals (or 2 picks and a choice)
-    return variant.max_turns * (sum(variant.counts) + 5) + 8
+    return config_array(particles, rollouts, group_positions=group_positions)
 
 
 def _continuation(name: str, seat: int):
@@ -191,8 +182,8 @@ def local_best_response(agent: Agent, *, rounds: int = 2000, seed: int = 0,
         raise AgentError(f"seed must be a non-negative integer, got {seed!r}")
     rules = rules_array(variant)
     cfg = _config(particles, rollouts, group_positions)
-    matches = [kl.Match(rules, np.int64(s), agent.player(1 - s),
-                        _continuation(continuation, s), cfg) for s in (0, 1)]
+    matches = [kl.Match(rules, np.int64(s), agent.player(1 - s), agent.player(1 - s),
+                        agent.player(1 - s).params[None, :].copy(), _continuation(continuation, s), cfg) for s in (0, 1)]
     max_steps = _max_steps(variant)
     seeds = np.random.SeedSequence(int(seed)).generate_state(4, dtype=np.uint64)
     counters = np.zeros((2, kl.C_SIZE), dtype=np.int64)
@@ -200,8 +191,8 @@ def local_best_response(agent: Agent, *, rounds: int = 2000, seed: int = 0,
 
     def play(lbr: int) -> None:
         start = time.perf_counter()
-        ws = kl._workspace(cfg, max_steps)
-        kl._play_lbr(rounds, np.uint64(seeds[lbr]), matches[lbr], ws, counters[lbr])
+        ws = kl.workspace(cfg, max_steps)
+        kl.play_rounds(rounds, np.uint64(seeds[lbr]), matches[lbr], ws, counters[lbr])
         seconds[lbr] = time.perf_counter() - start
 
     if workers >= 2:
@@ -241,19 +232,20 @@ def belief_posterior(agent: Agent, history, seat: int, *, variant: Variant | str
     history = np.ascontiguousarray(history, dtype=np.int64)
     rules = rules_array(variant)
     cfg = _config(particles, 1, True)
-    ws = kl._workspace(cfg, len(history) + 1)
+    ws = kl.workspace(cfg, len(history) + 1)
     counters = np.zeros(kl.C_SIZE, dtype=np.int64)
-    match = kl.Match(rules, np.int64(seat), agent.player(1 - seat),
+    match = kl.Match(rules, np.int64(seat), agent.player(1 - seat), agent.player(1 - seat),
+                     agent.player(1 - seat).params[None, :].copy(),
                      _continuation(DEFAULT_CONTINUATION, seat), cfg)
-    if not kl._belief_after(history, match, ws, np.uint64(seed), counters):
+    if not kl.belief_after(history, match, ws, np.uint64(seed), counters):
         raise AgentError("no particle is consistent with this history (regeneration "
                          "failed): is it a history the agent can play?")
-    n = int(rules[kl.k.R_N])
-    cards = ws.belief.state[:particles, kl.k.S_CARD:kl.k.S_CARD + n]
-    pools = ws.belief.state[:particles, kl.k.S_POOL:kl.k.S_POOL + kl.k.NUM_CHARACTERS].astype(float)
+    n = int(rules[k.R_N])
+    cards = ws.belief.state[:particles, k.S_CARD:k.S_CARD + n]
+    pools = ws.belief.state[:particles, k.S_POOL:k.S_POOL + k.NUM_CHARACTERS].astype(float)
     totals = pools.sum(axis=1, keepdims=True)
     draw = np.divide(pools, totals, out=np.zeros_like(pools), where=totals > 0)
-    out = np.zeros((n, kl.k.NUM_CHARACTERS))
+    out = np.zeros((n, k.NUM_CHARACTERS))
     w = ws.belief.w[:particles]
     for p in range(n):
         dealt = cards[:, p] >= 0

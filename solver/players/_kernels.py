@@ -41,7 +41,11 @@ NUM_COVERAGE = 3
 P_BLUFF = 0        # heuristic: probability of claiming Robin/Sheriff with another card
 P_CHALLENGE = 1    # heuristic: challenge when P(claim true | what it knows) is below this
 P_SURE_WINS = 2    # table: 1 to take sure wins by rule (solver.mccfr.kernels.sure_win)
-NUM_PARAMS = 4
+P_TILT_ACTION = 3  # table: the action a tilt multiplies, as its code above the position
+                   # actions (A_SILENT, A_CHALLENGE, A_PASS, ...; A_ANNOUNCE: any announce)
+P_TILT_FACTOR = 4  # table: its factor (0: no tilt). A tilted table is one of the biased
+                   # continuation strategies of a play-time search (solver.search)
+NUM_PARAMS = 5
 
 # One seat's agent, as kernels see it. A table agent's arrays are its table for that
 # seat (open addressing `slots` over `keys`; entry e's probabilities are
@@ -164,6 +168,24 @@ def _table_probs(player, state, rules, know, seat, legal, m, scratch, abst, out)
 
 
 @jit
+def _tilt(params, rules, legal, m, out):
+    """Multiply the probability of the tilted action by P_TILT_FACTOR and renormalise
+    (Brown, Sandholm and Amos 2018: a blueprint biased toward one action)."""
+    base = 4 * rules[k.R_N]
+    target = np.int64(params[P_TILT_ACTION])
+    total = 0.0
+    for i in range(m):
+        code = legal[i] - base
+        hit = code == target or (target == k.A_ANNOUNCE and k.A_ANNOUNCE <= code < k.A_CHALLENGE)
+        if hit:
+            out[i] *= params[P_TILT_FACTOR]
+        total += out[i]
+    if total > 0.0:
+        for i in range(m):
+            out[i] /= total
+
+
+@jit
 def _agent_probs(player, state, rules, know, seat, legal, m, scratch, abst, out):
     """Probabilities of the legal actions legal[:m] for `seat`, by `player` (a Player),
     written into out[:m]. Returns the table entry used (-1: none, uniform), NO_TABLE
@@ -178,7 +200,10 @@ def _agent_probs(player, state, rules, know, seat, legal, m, scratch, abst, out)
                     out[i] = 0.0
                 out[w] = 1.0
                 return NO_TABLE
-        return _table_probs(player, state, rules, know, seat, legal, m, scratch, abst, out)
+        e = _table_probs(player, state, rules, know, seat, legal, m, scratch, abst, out)
+        if params[P_TILT_FACTOR] > 0:
+            _tilt(params, rules, legal, m, out)
+        return e
     if kind == UNIFORM:
         for i in range(m):
             out[i] = 1.0 / m

@@ -1,20 +1,30 @@
-"""Local best response (Lisy and Bowling 2017) for two-player Robin Wood: numba kernels.
+"""One-step lookahead over a particle belief, for two-player Robin Wood: numba kernels.
 
-One seat (the LBR seat, `lbr`) plays against a fixed agent in the other seat. It keeps
-a belief over everything it cannot see as weighted particles: each particle is a full
-core state plus the knowledge array (solver.mccfr._abstraction) of both seats, consistent
-with what the LBR seat has observed. At each of its decisions the LBR scores every
-legal action (position actions grouped by what it knows of the position) by applying it
-in particles drawn from the belief and finishing the round with a fixed continuation
-(the LBR seat plays a bot, the opponent plays the agent); it takes the best.
+One seat (`me`) plays against an agent in the other seat. It keeps a belief over
+everything it cannot see as weighted particles: each particle is a full core state plus
+the knowledge array (solver.mccfr.kernels) of both seats, consistent with what `me` has
+observed, reweighted at each opponent action by a *model* of the opponent. At each of
+its decisions `me` scores every legal action (position actions grouped by what it knows
+of the position) by applying it in particles drawn from the belief and finishing the
+round with a fixed continuation (its own seat plays `cont`, the opponent plays the
+model, or each of several biased versions of it, `types`, the score then being the
+least); it takes the best.
 
-The kernels take a few structures: the `Match` (the rules, the LBR seat, the agent it
-faces, the continuation, the settings), the `Belief` (particles and weights) and the
-`Workspace` (every scratch array, allocated once). The agent and the continuation bot
-are players (solver.players.kernels.Player) read through solver.players.kernels.agent_probs
-only: black boxes. All randomness comes from a splitmix64 stream per call (`rng`, one uint64), so a
-seed gives the same rounds on one thread or two. The wrapper is solver/evaluation/lbr.py; the
-method and its limits are in docs/lbr.md.
+Two users (docs/lbr.md, docs/search.md):
+- the local best response (Lisy and Bowling 2017; solver.evaluation.lbr): the model is
+  the agent itself, whose probabilities it may read, and the continuation a bot: its
+  gain is a lower bound on the agent's exploitability;
+- play-time search (solver.search.searcher): the model and the continuation are the
+  searching seat's own blueprint table, which is all it may read; the opponent is a
+  black box.
+
+The kernels take a few structures: the `Match` (the rules, the seat, the agent it
+faces, the model and its types, the continuation, the settings), the `Belief`
+(particles and weights) and the `Workspace` (every scratch array, allocated once).
+Players (solver.players.kernels.Player) are read through
+solver.players.kernels.agent_probs only: black boxes. All randomness comes from a
+splitmix64 stream per call (`rng`, one uint64), so a seed gives the same rounds on one
+thread or two.
 """
 
 from __future__ import annotations
@@ -32,13 +42,13 @@ from solver.mccfr.kernels import below as _below, payoff as _payoff, uniform as 
 from solver.mccfr.kernels import next_u64 as _next
 
 # ----- one observed step: a player action and the chance that follows it -----------------
-T_ACTION = 0       # the player action; -1 when the LBR seat cannot see it (opponent's Witch
+T_ACTION = 0       # the player action; -1 when `me` cannot see it (opponent's Witch
                    # keep/swap, SCOPE_ACTOR: RULES-MODEL "What each player observes")
 T_ACTOR = 1        # the seat that moved
 T_SCOPE = 2        # S_SEEN_SCOPE once the step (and its chance) is applied
 T_POS = 3          # S_SEEN_POS
-T_CHAR = 4         # S_SEEN_CHAR if the LBR seat saw it, else -1
-T_VISIBLE = 5      # 1 if the LBR seat saw the identity
+T_CHAR = 4         # S_SEEN_CHAR if `me` saw it, else -1
+T_VISIBLE = 5      # 1 if `me` saw the identity
 T_LOOKER = 6       # S_ACTOR before the step: who looks at a SCOPE_ACTOR card
 T_SIG = 7          # hash of the public part of the state after the step
 T_SIZE = 8
@@ -46,19 +56,23 @@ T_SIZE = 8
 # ----- configuration (int64 array) -------------------------------------------------------
 G_PARTICLES = 0
 G_ROLLOUTS = 1     # rollouts per scored action (per side of a challenge)
-G_GROUP = 2        # group position actions by the LBR seat's code of the position
+G_GROUP = 2        # group position actions by `me`'s code of the position
 G_REGEN = 3        # regeneration attempts once every particle is inconsistent
 G_REGEN_FACTOR = 4  # a regeneration runs this many times the particles, then resamples
-G_SIZE = 5
+G_MODEL_EPS = 5    # the belief mixes the model's probabilities with uniform at this rate,
+                   # in millionths (0 for the LBR, whose model is the agent itself)
+G_SEARCH_KINDS = 6  # bit d set: the lookahead decides decision kind d (DK_*); the
+                    # continuation plays the others (all bits for the LBR)
+G_SIZE = 7
 
-# ----- counters (int64 array, per LBR seat) ----------------------------------------------
+# ----- counters (int64 array, per seat `me`) ----------------------------------------------
 C_ROUNDS = 0
 C_WINS = 1
 C_DRAWS = 2
 C_LOSSES = 3
 C_TURN_CAP = 4
-C_DECISIONS = 5        # LBR decisions scored by lookahead
-C_FORCED = 6           # LBR decisions with one legal action
+C_DECISIONS = 5        # decisions scored by lookahead
+C_FORCED = 6           # decisions with one legal action
 C_RESAMPLES = 7
 C_REGENERATIONS = 8    # every particle inconsistent: regenerated from the start
 C_REGEN_FAILED = 9     # regeneration failed: the continuation played the rest of the round
@@ -76,10 +90,15 @@ _PUBLIC_FIELDS = np.array([k.S_PHASE, k.S_ACTOR, k.S_TURN, k.S_PEEK_POS, k.S_ANN
 # `pend[i]` 1 while it waits to deal a card the opponent peeked in private, `w[i]` its
 # weight.
 Belief = namedtuple("Belief", ["state", "know", "pend", "w"])
-# One LBR seat's match: the core's rules array, the LBR seat, the agent in the other
-# seat and the continuation bot the LBR seat plays after its lookahead step (players of
+# One seat's match: the core's rules array, the seat `me`, the agent in the other
+# seat, the model of that agent the LBR's belief and rollouts use (the agent itself for
+# the LBR; the blueprint for a play-time search, which cannot read its opponent) and the
+# continuation `me` plays after its lookahead step (players of
 # solver.players.kernels), the settings (int64, G_*).
-Match = namedtuple("Match", ["rules", "lbr", "agent", "cont", "cfg"])
+# `types` (float64, one row of Player.params per row) are the opponents the rollouts
+# face: the model with each row's parameters; an action's value is its least over them
+# (one row, the model's own, for the LBR).
+Match = namedtuple("Match", ["rules", "me", "agent", "model", "types", "cont", "cfg"])
 
 
 # ===== random stream: the Monte Carlo CFR kernels' splitmix64 (_uniform, _below) =========
@@ -134,10 +153,10 @@ def _sample_chance(state, know, rules, rng, ws):
 
 
 @jit
-def _record(rec, action, actor, looker, state, rules, lbr):
-    """Write the LBR seat's observation of the step that led to `state`."""
+def _record(rec, action, actor, looker, state, rules, me):
+    """Write `me`'s observation of the step that led to `state`."""
     scope = state[k.S_SEEN_SCOPE]
-    visible = scope == k.SCOPE_ALL or (scope == k.SCOPE_ACTOR and looker == lbr)
+    visible = scope == k.SCOPE_ALL or (scope == k.SCOPE_ACTOR and looker == me)
     rec[T_ACTION] = action
     rec[T_ACTOR] = actor
     rec[T_SCOPE] = scope
@@ -150,23 +169,32 @@ def _record(rec, action, actor, looker, state, rules, lbr):
 
 # ===== rollouts ===========================================================================
 @jit
-def _rollout(state, know, match, rng, ws):
-    """Finish the round from `state` (modified): the LBR seat plays the continuation bot,
-    the other seat the agent; the LBR seat's payoff."""
-    rules, lbr = match.rules, match.lbr
+def _rollout(state, know, match, opp, rng, ws):
+    """Finish the round from `state` (modified): `me` plays the continuation,
+    the other seat `opp` (a Player); `me`'s payoff."""
+    rules, me = match.rules, match.me
     while state[k.S_PHASE] != k.PH_TERMINAL:
         if _is_chance(state):
             _sample_chance(state, know, rules, rng, ws)
             continue
         cur = k.current_player(state)
         m = k.legal_actions(state, rules, ws.legal2)
-        player = match.cont if cur == lbr else match.agent
+        player = match.cont if cur == me else opp
         _probs_of(player, state, rules, know, cur, ws.legal2, m, ws, ws.probs2)
         _step(state, know, rules, _pick(ws.legal2, ws.probs2, m, rng), ws.before)
-    return _payoff(state, lbr)
+    return _payoff(state, me)
 
 
 # ===== the belief =========================================================================
+@jit
+def _model_prob(p, m, cfg):
+    """The model's probability of an observed opponent action, mixed with uniform over
+    the m legal actions at rate cfg[G_MODEL_EPS] / 1e6, so that an opponent who plays
+    what the model never would leaves the belief weighted, not empty."""
+    eps = cfg[G_MODEL_EPS] * 1e-6
+    return (1.0 - eps) * p + eps / m
+
+
 @jit
 def _find(legal, m, a):
     for i in range(m):
@@ -182,7 +210,7 @@ def _resolve_pending(st, kn, match, action, ws, rng):
     prior pool[c]/total times the agent's probability of `action` having seen c; one is
     drawn in proportion and the particle's weight is multiplied by their sum (the fully
     adapted proposal: no particle is wasted on a card the action rules out)."""
-    rules, opp = match.rules, 1 - match.lbr
+    rules, opp = match.rules, 1 - match.me
     total = 0
     for c in range(k.NUM_CHARACTERS):
         total += st[k.S_POOL + c]
@@ -201,8 +229,8 @@ def _resolve_pending(st, kn, match, action, ws, rng):
             m = k.legal_actions(cs, rules, ws.legal2)
             i = _find(ws.legal2, m, action)
             if i >= 0:
-                _probs_of(match.agent, cs, rules, ck, opp, ws.legal2, m, ws, ws.probs2)
-                wc = st[k.S_POOL + c] / total * ws.probs2[i]
+                _probs_of(match.model, cs, rules, ck, opp, ws.legal2, m, ws, ws.probs2)
+                wc = st[k.S_POOL + c] / total * _model_prob(ws.probs2[i], m, match.cfg)
         ws.cand_w[nc] = wc
         weight_sum += wc
         nc += 1
@@ -227,7 +255,7 @@ def _advance(st, kn, pend, i, rec, match, ws, rng):
     """Move particle i through one observed step; returns the factor its weight is
     multiplied by (0 when the particle cannot have produced the observation)."""
     rules = match.rules
-    opp = 1 - match.lbr
+    opp = 1 - match.me
     action = rec[T_ACTION]
     actor = rec[T_ACTOR]
     factor = 1.0
@@ -247,15 +275,15 @@ def _advance(st, kn, pend, i, rec, match, ws, rng):
         # The opponent's Witch keep/swap, unseen: drawn from the agent in this particle.
         if st[k.S_PHASE] != k.PH_WITCH_CHOICE:
             return 0.0
-        _probs_of(match.agent, st, rules, kn, opp, ws.legal2, m, ws, ws.probs2)
+        _probs_of(match.model, st, rules, kn, opp, ws.legal2, m, ws, ws.probs2)
         action = _pick(ws.legal2, ws.probs2, m, rng)
     else:
         j = _find(ws.legal2, m, action)
         if j < 0:
             return 0.0
         if actor == opp and not counted:
-            _probs_of(match.agent, st, rules, kn, opp, ws.legal2, m, ws, ws.probs2)
-            factor *= ws.probs2[j]
+            _probs_of(match.model, st, rules, kn, opp, ws.legal2, m, ws, ws.probs2)
+            factor *= _model_prob(ws.probs2[j], m, match.cfg)
             if factor == 0.0:
                 return 0.0
     _step(st, kn, rules, action, ws.before)
@@ -266,7 +294,7 @@ def _advance(st, kn, pend, i, rec, match, ws, rng):
             for c in range(k.NUM_CHARACTERS):
                 total += st[k.S_POOL + c]
             if rec[T_VISIBLE] and rec[T_POS] == dp:
-                # The LBR seat saw this card: deal exactly that, at its deal probability.
+                # `me` saw this card: deal exactly that, at its deal probability.
                 c = rec[T_CHAR]
                 if st[k.S_POOL + c] == 0:
                     return 0.0
@@ -411,8 +439,9 @@ def _draw_particles(belief, count, mask_card_pos, mask_card, want, n_out, out, r
 
 
 @jit
-def _value_of(g, m, idx, belief, match, ws, counters):
-    """Mean LBR payoff of group g of the legal actions ws.legal[:m] (grouped by ws.gid):
+def _value_of(g, m, idx, belief, match, opp, ws, counters):
+    """Mean payoff to `me` of group g of the legal actions ws.legal[:m] (grouped by ws.gid),
+    the opponent playing `opp`:
     each rollout r starts from particle idx[r] with the random stream ws.seeds[r]
     (common random numbers across the groups compared)."""
     legal, gid, seeds = ws.legal, ws.gid, ws.seeds
@@ -433,16 +462,16 @@ def _value_of(g, m, idx, belief, match, ws, counters):
         st[:] = pst[idx[r]]
         kn[:] = pkn[idx[r]]
         _step(st, kn, match.rules, a, ws.before)
-        total += _rollout(st, kn, match, rng, ws)
+        total += _rollout(st, kn, match, opp, rng, ws)
     counters[C_ROLLOUTS] += n_roll
     return total / n_roll
 
 
 @jit
 def _choose(state, know, belief, match, ws, rng, counters):
-    """The LBR seat's action at `state`: the best legal action (group) by one-step
+    """`me`'s action at `state`: the best legal action (group) by one-step
     lookahead over the belief, ties broken at random."""
-    rules, lbr, cfg = match.rules, match.lbr, match.cfg
+    rules, me, cfg = match.rules, match.me, match.cfg
     n = rules[k.R_N]
     m = k.legal_actions(state, rules, ws.legal)
     if m == 1:
@@ -451,8 +480,8 @@ def _choose(state, know, belief, match, ws, rng, counters):
     counters[C_DECISIONS] += 1
     count = cfg[G_PARTICLES]
     n_roll = cfg[G_ROLLOUTS]
-    # groups: position actions by (kind, the LBR seat's code of the position)
-    ab.position_codes(state, rules, know, lbr, ws.codes)
+    # groups: position actions by (kind, `me`'s code of the position)
+    ab.position_codes(state, rules, know, me, ws.codes)
     groups = 0
     for i in range(m):
         a = ws.legal[i]
@@ -477,25 +506,32 @@ def _choose(state, know, belief, match, ws, rng, counters):
     respond = state[k.S_PHASE] == k.PH_RESPOND
     best = -1e300
     nbest = 0
+    model = match.model
     for g in range(groups):
         a0 = -1
         for i in range(m):
             if ws.gid[i] == g:
                 a0 = ws.legal[i]
                 break
-        if respond and a0 == 4 * n + k.A_CHALLENGE:
-            # Challenging turns the card up: its identity in each particle decides the
-            # strike, so the split is exact; only what follows is rolled out.
-            pos = state[k.S_PEEK_POS]
-            said = state[k.S_ANNOUNCED]
-            v = 0.0
-            for want in (1, 0):
-                mass = _draw_particles(belief, count, pos, said, want, n_roll, ws.side_idx,
-                                       rng, ws)
-                if mass > 0.0:
-                    v += mass * _value_of(g, m, ws.side_idx, belief, match, ws, counters)
-        else:
-            v = _value_of(g, m, idx, belief, match, ws, counters)
+        v = 1e300
+        for j in range(match.types.shape[0]):
+            opp = ka.Player(model.kind, match.types[j], model.slots, model.keys,
+                            model.offset, model.nact, model.probs, model.visits)
+            if respond and a0 == 4 * n + k.A_CHALLENGE:
+                # Challenging turns the card up: its identity in each particle decides
+                # the strike, so the split is exact; only what follows is rolled out.
+                pos = state[k.S_PEEK_POS]
+                said = state[k.S_ANNOUNCED]
+                vj = 0.0
+                for want in (1, 0):
+                    mass = _draw_particles(belief, count, pos, said, want, n_roll,
+                                           ws.side_idx, rng, ws)
+                    if mass > 0.0:
+                        vj += mass * _value_of(g, m, ws.side_idx, belief, match, opp, ws,
+                                               counters)
+            else:
+                vj = _value_of(g, m, idx, belief, match, opp, ws, counters)
+            v = min(v, vj)
         ws.group_value[g] = v
         if v > best + 1e-12:
             best = v
@@ -530,7 +566,7 @@ Workspace = namedtuple("Workspace", [
 
 
 def _workspace(cfg, max_steps: int) -> Workspace:
-    """Every array the kernels need for one LBR seat (one thread), allocated once."""
+    """Every array the kernels need for one seat `me` (one thread), allocated once."""
     p, r = int(cfg[G_PARTICLES]), int(cfg[G_ROLLOUTS])
     big = p * max(1, int(cfg[G_REGEN_FACTOR]))
     s, kk, nl = k.S_SIZE, ab.K_SIZE, k.MAX_LEGAL
@@ -556,10 +592,10 @@ def _workspace(cfg, max_steps: int) -> Workspace:
 
 # ===== rounds =============================================================================
 @jit
-def _play_lbr(rounds, seed, match, ws, counters):
-    """Play `rounds` rounds of `match` (the LBR in seat match.lbr, the agent in the
+def _play_rounds(rounds, seed, match, ws, counters):
+    """Play `rounds` rounds of `match` (`me` in seat match.me, the agent in the
     other); tallies in counters (C_*)."""
-    rules, lbr = match.rules, match.lbr
+    rules, me = match.rules, match.me
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = np.uint64(seed)
     count = match.cfg[G_PARTICLES]
@@ -572,26 +608,28 @@ def _play_lbr(rounds, seed, match, ws, counters):
         lost = False
         while state[k.S_PHASE] != k.PH_TERMINAL:
             cur = k.current_player(state)
-            if cur == lbr and not lost:
+            searched = (match.cfg[G_SEARCH_KINDS] >> ka.decision_kind(state[k.S_PHASE])) & 1
+            if cur == me and not lost and searched:
                 a = _choose(state, know, belief, match, ws, rng, counters)
             else:
                 m = k.legal_actions(state, rules, ws.legal_true)
-                if cur == lbr:
+                if cur == me:
                     _probs_of(match.cont, state, rules, know, cur, ws.legal_true, m, ws,
                               ws.probs)
-                    counters[C_LOST_DECISIONS] += 1
+                    if lost:
+                        counters[C_LOST_DECISIONS] += 1
                 else:
                     _probs_of(match.agent, state, rules, know, cur, ws.legal_true, m, ws,
                               ws.probs)
                 a = _pick(ws.legal_true, ws.probs, m, rng)
             looker = state[k.S_ACTOR]
-            hidden = cur != lbr and state[k.S_PHASE] == k.PH_WITCH_CHOICE
+            hidden = cur != me and state[k.S_PHASE] == k.PH_WITCH_CHOICE
             _step(state, know, rules, a, ws.before)
             _sample_chance(state, know, rules, rng, ws)
             if lost or state[k.S_PHASE] == k.PH_TERMINAL:
                 continue
             rec = ws.recs[nrec]
-            _record(rec, -1 if hidden else a, cur, looker, state, rules, lbr)
+            _record(rec, -1 if hidden else a, cur, looker, state, rules, me)
             nrec += 1
             if not _filter_step(belief, count, rec, match, ws, rng, counters):
                 counters[C_REGENERATIONS] += 1
@@ -600,7 +638,7 @@ def _play_lbr(rounds, seed, match, ws, counters):
                     lost = True
         counters[C_ROUNDS] += 1
         winner = state[k.S_WINNER]
-        if winner == lbr:
+        if winner == me:
             counters[C_WINS] += 1
         elif winner >= 0:
             counters[C_LOSSES] += 1
@@ -612,11 +650,11 @@ def _play_lbr(rounds, seed, match, ws, counters):
 
 @jit
 def _belief_after(history, match, ws, seed, counters):
-    """Run the belief of seat match.lbr along a given history of core action ids (chance
+    """Run the belief of seat match.me along a given history of core action ids (chance
     included), which must end at a decision. Particles and weights are left in
     ws.belief. Returns False if the belief could not be kept (every regeneration
     failed)."""
-    rules, lbr = match.rules, match.lbr
+    rules, me = match.rules, match.me
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = np.uint64(seed)
     count = match.cfg[G_PARTICLES]
@@ -628,7 +666,7 @@ def _belief_after(history, match, ws, seed, counters):
     while h < len(history):
         cur = k.current_player(state)
         looker = state[k.S_ACTOR]
-        hidden = cur != lbr and state[k.S_PHASE] == k.PH_WITCH_CHOICE
+        hidden = cur != me and state[k.S_PHASE] == k.PH_WITCH_CHOICE
         a = history[h]
         h += 1
         _step(state, know, rules, a, ws.before)
@@ -636,7 +674,7 @@ def _belief_after(history, match, ws, seed, counters):
             _step(state, know, rules, history[h], ws.before)
             h += 1
         rec = ws.recs[nrec]
-        _record(rec, -1 if hidden else a, cur, looker, state, rules, lbr)
+        _record(rec, -1 if hidden else a, cur, looker, state, rules, me)
         nrec += 1
         if not _filter_step(ws.belief, count, rec, match, ws, rng, counters):
             counters[C_REGENERATIONS] += 1
@@ -644,3 +682,22 @@ def _belief_after(history, match, ws, seed, counters):
                 counters[C_REGEN_FAILED] += 1
                 return False
     return True
+
+
+@jit
+def _decide(history, match, ws, seed, counters):
+    """`me`'s action at the decision that ends `history` (core action ids, chance
+    included), as in _play_rounds: the lookahead over the belief run along the history
+    when the decision's kind is searched and the belief holds, else a draw from the
+    continuation. Returns the action. (One call per decision: the belief is rebuilt from
+    the start each time, so a caller need keep no state.)"""
+    rules, me = match.rules, match.me
+    state, know = ka.replay(rules, history)
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = np.uint64(seed)
+    searched = (match.cfg[G_SEARCH_KINDS] >> ka.decision_kind(state[k.S_PHASE])) & 1
+    if searched and _belief_after(history, match, ws, _next(rng), counters):
+        return _choose(state, know, ws.belief, match, ws, rng, counters)
+    m = k.legal_actions(state, rules, ws.legal_true)
+    _probs_of(match.cont, state, rules, know, me, ws.legal_true, m, ws, ws.probs)
+    return _pick(ws.legal_true, ws.probs, m, rng)
