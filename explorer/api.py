@@ -6,7 +6,7 @@ legal now (illegal action, not your turn, round over).
     GET  /api/deal?seed=S              a random deal
     POST /api/browse                   {layout, actions, seed} -> board, decision, history
     GET  /api/ask                      the report's tables with example situations
-    POST /api/play                     {seat, match, seed?} -> {id, view}
+    POST /api/play                     {seat, match, seed?, search?} -> {id, view}
     GET  /api/play/{id}                the view of a game
     POST /api/play/{id}/move           {action} -> view (the strategy has answered)
     POST /api/play/{id}/next           the next round of a match -> view
@@ -143,13 +143,17 @@ class ExplorerAPI:
         seat = body.get("seat", 0)
         match = body.get("match", False)
         seed = body.get("seed")
+        search = body.get("search", False)
+        if not isinstance(search, bool):
+            raise BadRequest("search must be true (the AI searches, docs/search.md) or "
+                             "false (it draws from the table)")
         if seat not in (0, 1) or isinstance(seat, bool):
             raise BadRequest(f"seat must be 0 (you play first) or 1 (got {seat!r})")
         if not isinstance(match, bool):
             raise BadRequest("match must be true (best of 3) or false (one round)")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise BadRequest("seed must be a whole number")
-        game = PlayGame(self.run, seat, match, seed)
+        game = PlayGame(self.run, seat, match, seed, search=search)
         gid = self.games.new(game)
         return {"id": gid, "view": game.view()}
 

@@ -95,6 +95,19 @@ class ExploredRun:
         with self._lock:
             return self.values.situation(state.history()).value
 
+    def searcher(self):
+        """The table with play-time search (solver.search, default settings), built once;
+        Monte Carlo CFR runs only."""
+        if self.kind != "mccfr":
+            raise StrategyFileError(f"{self.run_dir} holds an exact strategy: search plays "
+                                    f"Monte Carlo CFR tables")
+        with self._lock:
+            if getattr(self, "_searcher", None) is None:
+                from solver.search import Searcher
+
+                self._searcher = Searcher(self.policy.agent)
+            return self._searcher
+
     def describe(self) -> dict:
         """A short summary of the run for the front end."""
         m = self.metadata

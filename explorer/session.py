@@ -241,10 +241,15 @@ class PlayGame:
     MAX_ROUNDS = 20
 
     def __init__(self, run: ExploredRun, human_seat: int = 0, match: bool = False,
-                 seed: int | None = None):
+                 seed: int | None = None, search: bool = False):
         if human_seat not in (0, 1):
             raise BadRequest(f"seat must be 0 (plays first) or 1 (got {human_seat!r})")
+        if search and run.kind != "mccfr":
+            raise BadRequest("search plays a Monte Carlo CFR table: an exact strategy is "
+                             "already an equilibrium (play it without search)")
         self.run = run
+        # the AI with play-time search (docs/search.md) instead of the table's draws
+        self.searcher = run.searcher() if search else None
         self.match = bool(match)
         self.seed = secrets.randbits(32) if seed is None else int(seed)
         self.rng = random.Random(self.seed)
@@ -280,9 +285,14 @@ class PlayGame:
                 continue
             if state.current_player() == r.human_seat:
                 return
-            probs = self.run.probabilities(state)
-            actions = sorted(probs)
-            a = self.rng.choices(actions, [probs[x] for x in actions])[0]
+            if self.searcher is not None:
+                from solver.search import search_action
+
+                a = search_action(self.searcher, state.history(), self.rng.randrange(1 << 62))
+            else:
+                probs = self.run.probabilities(state)
+                actions = sorted(probs)
+                a = self.rng.choices(actions, [probs[x] for x in actions])[0]
             r.tracker.apply(state, a)
         self._round_over()
 
@@ -364,6 +374,7 @@ class PlayGame:
         names = self.names
         out = {
             "mode": "match" if self.match else "round",
+            "search": self.searcher is not None,
             "round": len(self.rounds), "wins": dict(self.wins),
             "you_start": human == self.run.variant.first_player, "seat": human,
             "round_over": self.round_over, "over": self.over,

@@ -72,11 +72,12 @@ def review_text(reveal: dict, exact: bool) -> str:
 
 def play_in_terminal(run: ExploredRun, seat: int, match: bool, seed: int | None,
                      echo: Callable[[str], None],
-                     prompt: Callable[..., str]) -> PlayGame:
+                     prompt: Callable[..., str], search: bool = False) -> PlayGame:
     """Play until the round (or match) ends; returns the finished game. `prompt(text,
     default=None)` reads one answer (click.prompt in the command line)."""
-    game = PlayGame(run, seat, match, seed)
-    echo(f"{run.variant}: you against the strategy in {run.run_dir} "
+    game = PlayGame(run, seat, match, seed, search=search)
+    echo(f"{run.variant}: you against the strategy in {run.run_dir}"
+         f"{' with play-time search' if search else ''} "
          f"({'best of 3' if match else 'one round'}). Type the number of a move or its "
          f"text; q quits.")
     shown = 0

@@ -776,7 +776,10 @@ def explore(run_dir, port, host, open_browser):
 @click.option("--match", is_flag=True, help="Best of 3 (first to two round wins).")
 @click.option("--seed", type=SEED, default=None,
               help="Seed of the deals and the AI's draws.")
-def play(run_dir, seat, match, seed):
+@click.option("--search", is_flag=True,
+              help="The AI plays its Monte Carlo CFR table with play-time search "
+                   "(docs/search.md).")
+def play(run_dir, seat, match, seed, search):
     """Play a round (or a best-of-3 match) against the strategy in RUN_DIR in the
     terminal; at the end every card is revealed and each of your decisions is reviewed
     against the strategy."""
@@ -784,9 +787,12 @@ def play(run_dir, seat, match, seed):
     from explorer.terminal import play_in_terminal
 
     run = load_run(run_dir)
+    if search and run.kind != "mccfr":
+        raise click.BadParameter(f"{run_dir} holds an exact strategy (an equilibrium): "
+                                 f"search plays Monte Carlo CFR tables", param_hint="--search")
     play_in_terminal(run, int(seat), match, seed, echo=click.echo,
                      prompt=lambda text, default=None: click.prompt(
-                         text, default=default, show_default=False))
+                         text, default=default, show_default=False), search=search)
 
 
 def main() -> None:

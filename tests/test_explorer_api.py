@@ -258,3 +258,31 @@ def test_the_designer_chooses_the_deputys_shuffle_and_the_deal_follows_it(client
         # peeking there later deals the card the shuffle put there
         nxt = browse(client, v["actions"] + ["peek 0"])
         assert nxt["actions"][-1] == f"deal {at0}"
+
+
+def test_play_against_the_searching_ai(mccfr_run, client):  # noqa: F811
+    """The AI with play-time search plays whole legal rounds through the API, its moves
+    are search_action's for the same draws (the same seed replays the round), and an
+    exact run or a malformed flag is refused with a 4xx."""
+    search_client = TestClient(create_app(mccfr_run))
+    for seat in (0, 1):
+        r = search_client.post("/api/play", json={"seat": seat, "seed": 5, "search": True})
+        assert r.status_code == 200, r.text
+        gid, v = r.json()["id"], r.json()["view"]
+        assert v["search"] is True
+        moves = []
+        while v["decision"]:
+            text = random.Random(len(moves)).choice(v["decision"]["actions"])["text"]
+            moves.append(text)
+            r = search_client.post(f"/api/play/{gid}/move", json={"action": text})
+            assert r.status_code == 200, r.text
+            v = r.json()
+        assert v["round_over"]
+        again = search_client.post("/api/play", json={"seat": seat, "seed": 5,
+                                                        "search": True}).json()
+        gid2, v2 = again["id"], again["view"]
+        for text in moves:
+            v2 = search_client.post(f"/api/play/{gid2}/move", json={"action": text}).json()
+        assert v2["log"] == v["log"]
+    error(search_client.post("/api/play", json={"seat": 0, "search": "yes"}), 400, "search")
+    error(client.post("/api/play", json={"seat": 0, "search": True}), 400, "exact")

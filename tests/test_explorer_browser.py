@@ -272,3 +272,32 @@ def test_an_mccfr_run_loads_with_its_probabilities(browser, mccfr_run):  # noqa:
         assert visits > 0 and f"{visits:,}" in text and "n/a" not in text
         assert math.isclose(sum(want.values()), 1.0)
         no_console_errors(browser)
+
+
+def test_a_round_against_the_searching_ai(browser, mccfr_run, exact_run):  # noqa: F811
+    from selenium.webdriver.common.by import By
+
+    with serving(exact_run) as url:   # an exact strategy is played as solved
+        browser.get(url)
+        wait(browser, "#b-actions tr.act")
+        assert not browser.find_element(By.ID, "p-search").is_enabled()
+    with serving(mccfr_run) as url:
+        browser.get(url + "?seed=3")
+        wait(browser, "#b-actions tr.act")
+        browser.find_element(By.CSS_SELECTOR, "[data-tab=play]").click()
+        box = browser.find_element(By.ID, "p-search")
+        assert box.is_enabled()
+        box.click()
+        browser.find_element(By.ID, "p-start").click()
+        for moves in range(200):
+            wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR,
+                                                        "#p-moves button, #p-result"))
+            buttons = browser.find_elements(By.CSS_SELECTOR, "#p-moves button")
+            if not buttons:
+                break
+            renders = renders_so_far(browser)
+            buttons[moves % len(buttons)].click()
+            wait_for(browser, lambda d: renders_so_far(d) > renders)
+        assert browser.find_element(By.ID, "p-review").is_displayed()
+        assert browser.find_element(By.ID, "p-searching").text == "the AI searches"
+        no_console_errors(browser)

@@ -110,3 +110,10 @@ def test_explore_serves_and_refuses_a_taken_port(exact_run):  # noqa: F811
     finally:
         server.terminate()
         server.wait(10)
+
+
+def test_play_with_search_in_the_terminal(mccfr_run, exact_run):  # noqa: F811
+    result = invoke("play", mccfr_run, "--search", "--seed", "4", input="1\n" * 200)
+    assert result.exit_code == 0, result.output
+    assert "with play-time search" in result.output and "Round over." in result.output
+    one_line_error(invoke("play", exact_run, "--search"), "exact strategy", "--search")

@@ -298,9 +298,13 @@ const P = {id: null, view: null, renders: 0};
 async function playStart() {
   const seat = Number(document.querySelector("input[name=p-seat]:checked").value);
   const match = document.querySelector("input[name=p-mode]:checked").value === "match";
+  const searchBox = document.querySelector("#p-search");
+  const search = Boolean(searchBox && searchBox.checked && !searchBox.disabled);
   // ?seed=N in the page's address replays the same deals and AI draws (tests, demos)
   const seed = new URLSearchParams(location.search).get("seed");
-  const r = await api("/api/play", seed === null ? {seat, match} : {seat, match, seed: Number(seed)});
+  const body = seed === null ? {seat, match} : {seat, match, seed: Number(seed)};
+  if (search) body.search = true;
+  const r = await api("/api/play", body);
   P.id = r.id;
   renderPlay(r.view);
 }
@@ -322,7 +326,8 @@ function renderPlay(v) {
   $("#p-score").replaceChildren(
     el("span", {}, v.mode === "match" ? `Best of 3 · round ${v.round}` : "One round"),
     el("span", {}, "You ", el("b", {id: "p-wins-you"}, v.wins.you), " – ", el("b", {id: "p-wins-ai"}, v.wins.ai), " AI"),
-    el("span", {class: "muted"}, v.you_start ? "you started this round" : "the AI started this round"));
+    el("span", {class: "muted"}, v.you_start ? "you started this round" : "the AI started this round"),
+    ...(v.search ? [el("span", {class: "muted", id: "p-searching"}, "the AI searches")] : []));
   if (v.round_over) renderBoard($("#p-board"), v.reveal.board, {names, truth: true});
   else renderBoard($("#p-board"), v.board, {names});
   const box = $("#p-actions");
@@ -393,6 +398,11 @@ function switchTab(name) {
 
 async function start() {
   RUN = await api("/api/run");
+  const searchBox = document.querySelector("#p-search");
+  if (searchBox && RUN.kind === "exact") {   // an exact strategy is played as solved
+    searchBox.disabled = true;
+    searchBox.parentElement.title = "Exact runs are equilibria: the AI plays them as solved";
+  }
   const summary = RUN.kind === "exact"
     ? `exact ${RUN.algorithm || ""}, exploitability ${RUN.exploitability === null || RUN.exploitability === undefined ? "n/a" : Number(RUN.exploitability).toPrecision(2)}`
     : `Monte Carlo CFR, ${RUN.iterations ? RUN.iterations.toLocaleString() : "?"} iterations${RUN.visits_recorded ? "" : " (no visit counts recorded)"}`;
