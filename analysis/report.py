@@ -265,6 +265,8 @@ TABLE_TITLES = {
     "quality": "Strength over training: the lower bound on exploitability of each saved "
                "strategy (robinwood exploit on the run and its snapshots)",
     "coverage": "Coverage: self-play decisions on trained table entries",
+    "search": "With play-time search: its seat-averaged payoff against each opponent, "
+              "beside the table alone (robinwood search), worst first",
 }
 MAIN_TABLES = ("outcomes", "match", "peek_summary", "forced_lies", "bluff_rates",
                "challenge_rates", "power_use", "unmasking", "traitor")
@@ -449,6 +451,9 @@ def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
     strength = read_strength(run.path) if run.metadata.get("kind") == "mccfr" else None
     if strength is not None:
         tables["strength"], tables["coverage"] = strength_tables(strength)
+    searched = read_search(run.path) if run.metadata.get("kind") == "mccfr" else None
+    if searched is not None:
+        tables["search"] = search_table(searched)
     if run.metadata.get("kind") == "mccfr":
         quality = quality_over_training(run.path)
         if quality is not None:
@@ -497,8 +502,8 @@ def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
                     table_fn),
             section("The solve", ["quality", "convergence"], ["quality", "run", "evaluation"],
                     ["convergence"], table_fn),
-        ] + ([section("Strength: who beats it", [], ["strength", "coverage"], [],
-                      table_fn)] if strength is not None else [])
+        ] + ([section("Strength: who beats it", [], ["strength", "coverage", "search"], [],
+                      table_fn)] if strength is not None or searched is not None else [])
 
     algo = run.metadata.get("algorithm")
     context = {
@@ -506,7 +511,7 @@ def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
         "algorithm": algo.get("name") if isinstance(algo, dict) else algo,
         "generated": time.strftime("%Y-%m-%d %H:%M"),
         "summary": (_caveat(run.metadata, strength) + _quality_note(tables.get("quality"))
-                    + summary_paragraph(stats)),
+                    + _search_note(searched) + summary_paragraph(stats)),
         "glossary": [(k if "*" in k else in_words(k), v) for k, v in GLOSSARY.items()], "table_format": fmt.upper(),
         "other": other.name if other else None,
         "compare_summary": (" ".join(filter(None, (
@@ -546,6 +551,46 @@ def read_strength(run_dir: Path) -> dict | None:
         raise ReportError(f"{path} is damaged; write it again with `robinwood exploit "
                           f"{run_dir}`") from None
     return data
+
+
+def read_search(run_dir: Path) -> dict | None:
+    """RUN/search.json written by `robinwood search`, or None."""
+    path = Path(run_dir) / "search.json"
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text())
+        for row in data["opponents"]:
+            row["opponent"], row["search"], row["search_lo"], row["blueprint"]
+        data["searcher"]
+    except (ValueError, KeyError, TypeError):
+        raise ReportError(f"{path} is damaged; write it again with `robinwood search "
+                          f"{run_dir}`") from None
+    return data
+
+
+def search_table(data: dict) -> pd.DataFrame:
+    """The searcher's and the table's payoffs against each opponent, worst first."""
+    frame = pd.DataFrame(data["opponents"]).set_index("opponent")
+    columns = ["search", "search_lo", "search_hi", "blueprint", "blueprint_lo",
+               "blueprint_hi", "difference"]
+    return frame.sort_values("search")[columns]
+
+
+def _search_note(data: dict | None) -> str:
+    """What play-time search changed, in a sentence (nothing when it was not run)."""
+    if data is None:
+        return ""
+    rows = [r for r in data["opponents"] if r["opponent"] != "blueprint"]
+    if not rows:
+        return ""
+    beaten = sum(r["search_lo"] > 0 for r in rows)
+    better = sum(r["search_lo"] > r["blueprint_hi"] for r in rows)
+    worst = min(rows, key=lambda r: r["search"])
+    return (f"Played with play-time search (`robinwood search`, docs/search.md) it beats "
+            f"{beaten} of {len(rows)} opponents with 95% confidence and is better than the "
+            f"table alone against {better}; its worst opponent is {worst['opponent']} "
+            f"({worst['search']:+.3f} a round). ")
 
 
 def quality_over_training(run_dir: Path) -> pd.DataFrame | None:

@@ -252,6 +252,24 @@ def test_an_mccfr_report_opens_with_how_exploitable_the_strategy_is(tmp_path):
     gains = pd.read_csv(out / "tables" / "strength.csv")
     assert len(gains) == len(strength["opponents"])
     assert gains["gain"].iloc[0] == pytest.approx(bound)      # strongest first
+    # play-time search: its table and a sentence in the summary, from search.json
+    result = invoke("search", run, "honest", "counter", "blueprint", "--rounds", 30,
+                    "--blueprint-rounds", 500, "--particles", 16, "--rollouts", 4)
+    assert result.exit_code == 0, result.output
+    searched = json.loads((run / "search.json").read_text())
+    out = tmp_path / "searched"
+    assert invoke("report", run, "--out", out, "--rounds", 2000).exit_code == 0
+    html = (out / "index.html").read_text()
+    table = pd.read_csv(out / "tables" / "search.csv")
+    assert sorted(table["opponent"]) == ["blueprint", "counter", "honest"]
+    assert list(table["search"]) == sorted(table["search"])        # worst first
+    beaten = sum(r["search_lo"] > 0 for r in searched["opponents"]
+                 if r["opponent"] != "blueprint")
+    assert f"it beats {beaten} of 2 opponents" in html and "With play-time search" in html
+    (run / "search.json").write_text("[]")
+    one_line_error(invoke("report", run, "--out", tmp_path / "bad"), "search.json",
+                   "robinwood search")
+    (run / "search.json").unlink()
     (run / "strength.json").write_text("{ not json")
     one_line_error(invoke("report", run, "--out", tmp_path / "bad"), "strength.json",
                    "robinwood exploit")
