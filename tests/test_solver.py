@@ -518,7 +518,7 @@ def test_split_passes_equal_one_pass_over_the_whole_tree():
 
     tree = build_robinwood_tree(game_def.parse("rspx:max_turns=3"), symmetric=True)
     split, plain = CFRSolver(tree, "dcfr"), CFRSolver(tree, "dcfr", threads=1)
-    plain.schedule = Schedule.serial(tree)
+    plain.schedule = Schedule.serial(tree, split.schedule.levels)
     split.step(25)
     plain.step(25)
     for name, arr in split.arrays().items():
