@@ -224,12 +224,17 @@ def _walk(tree, cfr, p, rule, roots, cut, depth, width):
                 off = s_off[d]
                 ro = s_ro[d]
                 rx = s_rx[d]
-                for a in range(s_count[d]):
-                    instant[off + a] += rx * (child_value[d, a] - v)
-                    strategy_sum[off + a] += avg_weight * ro * current[off + a]
-                s = s_set[d]
-                if (touched[s] & (TOUCHED | ALWAYS)) == 0:  # one thread owns s (Schedule)
-                    touched[s] |= TOUCHED
+                # A zero reach makes its terms exactly +-0, which leave a slot's sum
+                # as it was (a sum that starts at +0 never becomes -0): skipped.
+                if rx != 0.0:
+                    for a in range(s_count[d]):
+                        instant[off + a] += rx * (child_value[d, a] - v)
+                    s = s_set[d]
+                    if (touched[s] & (TOUCHED | ALWAYS)) == 0:  # one thread owns s
+                        touched[s] |= TOUCHED
+                if ro != 0.0:
+                    for a in range(s_count[d]):
+                        strategy_sum[off + a] += avg_weight * ro * current[off + a]
             if d == 0:
                 value[r] = v
                 break
