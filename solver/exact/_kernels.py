@@ -6,8 +6,9 @@ Private: `solver.exact.cfr` and `solver.exact.best_response` validate inputs and
 Kernels take a few structures (namedtuples, which numba compiles as typed records):
 `Tree` (the FlatTree's node and infoset arrays), `CFRState` (what the solver iterates on),
 `Rule` (the update rule and its discount parameters), `BRBuffers` (the best response's
-working arrays). A pass runs over a list of node ranges (`ranges[i] = lo, hi`), so that
-the solver can hand disjoint subtrees to two threads (solver.exact.cfr.Schedule).
+working arrays). A CFR pass is a top-down loop over the top of the tree (node ranges,
+`ranges[i] = lo, hi`) and depth-first walks from given roots, so that the solver can
+hand disjoint subtrees to two threads (solver.exact.cfr.Schedule).
 """
 
 from __future__ import annotations

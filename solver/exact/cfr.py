@@ -115,6 +115,12 @@ class Schedule:
     roots: tuple = ()  # per player: (roots of group 0, of group 1), int64 node ids
     own: tuple = ()  # per player: (infosets of group 0, of group 1, the rest), int32
 
+    @property
+    def down(self) -> np.ndarray:
+        """The ranges of the top-down half: the top of a split schedule; none for the
+        serial one, whose walk carries every reach itself."""
+        return self.top if self.depth >= 0 else self.top[:0]
+
     def assign_infosets(self, tree: FlatTree) -> "Schedule":
         """Fill `own`: which update each of a player's infosets belongs to."""
         ts = kern.tree_struct(tree)
@@ -141,18 +147,16 @@ class Schedule:
                    ((none, none), (none, none))).assign_infosets(tree)
 
     @classmethod
-    def split(cls, tree: FlatTree, scratch: np.ndarray, max_depth: int = 12,
-              threads: int = 2) -> "Schedule":
+    def split(cls, tree: FlatTree, scratch: np.ndarray, max_depth: int = 12) -> "Schedule":
         """The frontier depth whose subtrees, grouped by shared infosets, balance two
-        threads best (`threads` 1: the serial schedule). `scratch`: 8 bytes a node (the
-        solver's own-reach array)."""
+        threads best. `scratch`: 8 bytes a node (the solver's own-reach array)."""
         n = tree.num_nodes
         ts = kern.tree_struct(tree)
         ints = scratch.view(np.int32)
         depth, last = ints[:n], ints[n:2 * n]
         kern._subtree_ends(ts, depth, last)
         levels = int(depth.max())
-        if threads < 2 or not kern._is_contiguous(ts, last):
+        if not kern._is_contiguous(ts, last):
             return cls.serial(tree, levels)
         owner = np.empty(tree.num_infosets, dtype=np.int32)
         best = None
@@ -271,8 +275,7 @@ class CFRSolver:
                              float(a.gamma), a.average_weight(it))
             for p in (0, 1):
                 (r0, r1), (own0, own1, own_top) = sched.roots[p], sched.own[p]
-                kern._pass_top_down(ts, cs, p, sched.top if sched.depth >= 0 else
-                                    sched.top[:0])
+                kern._pass_top_down(ts, cs, p, sched.down)
                 _both(lambda: kern._pass_group(ts, cs, p, rule, r0, own0, levels, width),
                       lambda: kern._pass_group(ts, cs, p, rule, r1, own1, levels, width),
                       threads)
