@@ -167,82 +167,100 @@ def _walk(tree, cfr, p, rule, roots, cut, depth, width):
         if ro == 0.0 and rx == 0.0:
             value[r] = 0.0
             continue
+        # The level being worked on lives in locals (the stack arrays hold the levels
+        # above it): stores to the slot arrays cannot then force reloads of it.
         d = 0
         n = r
-        enter = True
         while True:
-            if enter:  # n (reached, not terminal) takes level d
-                s_first[d] = first_child[n]
-                s_count[d] = num_children[n]
-                s_ro[d] = ro
-                s_rx[d] = rx
-                s_v[d] = 0.0
-                s_next[d] = 0
-                if kind[n] == CHANCE:
-                    s_what[d] = _CHANCE_LEVEL
-                else:
-                    s = infoset[n]
-                    s_set[d] = s
-                    s_off[d] = infoset_offset[s]
-                    s_what[d] = _MINE_LEVEL if player[n] == p else _OTHER_LEVEL
-                enter = False
-            w = s_what[d]
-            i = s_next[d]
-            if i < s_count[d]:
-                s_next[d] = i + 1
-                c = s_first[d] + i
-                if w == _CHANCE_LEVEL:
-                    q = edge_prob[c]
-                    ro = s_ro[d]
-                    rx = s_rx[d] * q
-                elif w == _MINE_LEVEL:
-                    q = current[s_off[d] + i]
-                    ro = s_ro[d] * q
-                    rx = s_rx[d]
-                else:
-                    q = current[s_off[d] + i]
-                    ro = s_ro[d]
-                    rx = s_rx[d] * q
-                if d == cut:
-                    val = value[c]
-                elif kind[c] == TERMINAL:
-                    val = sign * np.float64(payoff[c])
-                elif ro == 0.0 and rx == 0.0:
-                    val = 0.0
-                else:
-                    s_q[d] = q
-                    d += 1
-                    n = c
-                    enter = True
+            # Enter n (reached, not terminal) at level d.
+            first = first_child[n]
+            count = num_children[n]
+            own_reach = ro
+            other_reach = rx
+            v = 0.0
+            i = 0
+            s = 0
+            off = 0
+            if kind[n] == CHANCE:
+                what = _CHANCE_LEVEL
+            else:
+                s = infoset[n]
+                off = infoset_offset[s]
+                what = _MINE_LEVEL if player[n] == p else _OTHER_LEVEL
+            descend = False
+            while True:
+                if i < count:
+                    c = first + i
+                    if what == _CHANCE_LEVEL:
+                        q = edge_prob[c]
+                        ro = own_reach
+                        rx = other_reach * q
+                    elif what == _MINE_LEVEL:
+                        q = current[off + i]
+                        ro = own_reach * q
+                        rx = other_reach
+                    else:
+                        q = current[off + i]
+                        ro = own_reach
+                        rx = other_reach * q
+                    if d == cut:
+                        val = value[c]
+                    elif kind[c] == TERMINAL:
+                        val = sign * np.float64(payoff[c])
+                    elif ro == 0.0 and rx == 0.0:
+                        val = 0.0
+                    else:  # enter c: keep this level on the stack
+                        s_first[d] = first
+                        s_count[d] = count
+                        s_off[d] = off
+                        s_set[d] = s
+                        s_what[d] = what
+                        s_ro[d] = own_reach
+                        s_rx[d] = other_reach
+                        s_v[d] = v
+                        s_next[d] = i
+                        s_q[d] = q
+                        d += 1
+                        n = c
+                        descend = True
+                        break
+                    v += q * val
+                    if what == _MINE_LEVEL:
+                        child_value[d, i] = val
+                    i += 1
                     continue
-                s_v[d] += q * val
-                if w == _MINE_LEVEL:
-                    child_value[d, i] = val
-                continue
-            # Every child valued: the node is done.
-            v = s_v[d]
-            if w == _MINE_LEVEL:
+                # Every child valued: the node is done.
+                if what == _MINE_LEVEL:
+                    # A zero reach makes its terms exactly +-0, which leave a slot's sum
+                    # as it was (a sum that starts at +0 never becomes -0): skipped.
+                    if other_reach != 0.0:
+                        for a in range(count):
+                            instant[off + a] += other_reach * (child_value[d, a] - v)
+                        if (touched[s] & (TOUCHED | ALWAYS)) == 0:  # one thread owns s
+                            touched[s] |= TOUCHED
+                    if own_reach != 0.0:
+                        for a in range(count):
+                            strategy_sum[off + a] += avg_weight * own_reach * current[off + a]
+                if d == 0:
+                    value[r] = v
+                    break
+                # Back to the parent's level, its child i valued v.
+                d -= 1
+                val = v
+                first = s_first[d]
+                count = s_count[d]
                 off = s_off[d]
-                ro = s_ro[d]
-                rx = s_rx[d]
-                # A zero reach makes its terms exactly +-0, which leave a slot's sum
-                # as it was (a sum that starts at +0 never becomes -0): skipped.
-                if rx != 0.0:
-                    for a in range(s_count[d]):
-                        instant[off + a] += rx * (child_value[d, a] - v)
-                    s = s_set[d]
-                    if (touched[s] & (TOUCHED | ALWAYS)) == 0:  # one thread owns s
-                        touched[s] |= TOUCHED
-                if ro != 0.0:
-                    for a in range(s_count[d]):
-                        strategy_sum[off + a] += avg_weight * ro * current[off + a]
-            if d == 0:
-                value[r] = v
+                s = s_set[d]
+                what = s_what[d]
+                own_reach = s_ro[d]
+                other_reach = s_rx[d]
+                i = s_next[d]
+                v = s_v[d] + s_q[d] * val
+                if what == _MINE_LEVEL:
+                    child_value[d, i] = val
+                i += 1
+            if not descend:
                 break
-            d -= 1
-            s_v[d] += s_q[d] * v
-            if s_what[d] == _MINE_LEVEL:
-                child_value[d, s_next[d] - 1] = v
 
 
 @jit
