@@ -610,3 +610,26 @@ def test_each_threads_walk_marks_only_the_infosets_it_owns(which):
     if which == "spanning":
         assert list(sched.own[0][2]) == [0]  # infoset 0 spans the top and a group
         assert (s._state.touched[0] & kern.ALWAYS) != 0
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ctrl_c_stops_step_after_a_whole_iteration(threads):
+    """SIGINT during step() raises KeyboardInterrupt once the iteration under way is
+    done: the arrays are then exactly those of a solver that ran that many iterations
+    (without the hold-back the interrupt lands between a pass's kernels)."""
+    import os
+    import signal
+    import threading
+
+    tree = tree_of("rspx:max_turns=2")
+    s = CFRSolver(tree, "cfr+", threads=threads)
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        s.step(10**9)
+    timer.join()
+    assert 0 < s.iteration < 10**9
+    plain = CFRSolver(tree, "cfr+", threads=threads)
+    plain.step(s.iteration)
+    for name, arr in plain.arrays().items():
+        assert np.array_equal(arr, s.arrays()[name]), name

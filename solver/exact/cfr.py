@@ -11,8 +11,11 @@ Solving via Predictive Blackwell Approachability" (PCFR+, quadratic averaging).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
+import signal
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
@@ -88,6 +91,28 @@ def _both(first: Callable[[], None], second: Callable[[], None], threads: int) -
         first()
     finally:
         job.result()
+
+
+@contextlib.contextmanager
+def _whole_iterations():
+    """Hold back SIGINT until the block ends; yields a list that is non-empty once one
+    arrived (the loop then stops after its iteration), and delivers it afterwards to
+    whatever handler was there. An interrupt landing between the kernels of a pass would
+    leave half an iteration in the arrays (a checkpoint written then would not resume to
+    an uninterrupted run's numbers), or, on two threads, the other thread still writing
+    them while the handler runs. Outside the main thread (which alone gets signals in
+    Python) there is nothing to hold back."""
+    if threading.current_thread() is not threading.main_thread():
+        yield []
+        return
+    arrived: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: arrived.append(signum))
+    try:
+        yield arrived
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if arrived:
+            signal.raise_signal(signal.SIGINT)
 
 
 @dataclasses.dataclass
@@ -266,20 +291,26 @@ class CFRSolver:
 
     # ----- iterations -----------------------------------------------------------------
     def step(self, iterations: int = 1) -> None:
+        """Run `iterations` iterations. A Ctrl-C (SIGINT) meanwhile takes effect once the
+        iteration under way is complete (`_whole_iterations`)."""
         ts, cs, a, sched = self._tree, self._state, self.algo, self.schedule
         threads, levels, width = self.threads, sched.levels, self._width
-        for _ in range(iterations):
-            self.iteration += 1
-            it = self.iteration
-            rule = kern.Rule(a.rule, float(it), float(a.alpha), float(a.beta),
-                             float(a.gamma), a.average_weight(it))
-            for p in (0, 1):
-                (r0, r1), (own0, own1, own_top) = sched.roots[p], sched.own[p]
-                kern._pass_top_down(ts, cs, p, sched.down)
-                _both(lambda: kern._pass_group(ts, cs, p, rule, r0, own0, levels, width),
-                      lambda: kern._pass_group(ts, cs, p, rule, r1, own1, levels, width),
-                      threads)
-                kern._pass_top_up(ts, cs, p, rule, sched.depth, own_top, levels, width)
+        with _whole_iterations() as interrupted:
+            for _ in range(iterations):
+                self.iteration += 1
+                it = self.iteration
+                rule = kern.Rule(a.rule, float(it), float(a.alpha), float(a.beta),
+                                 float(a.gamma), a.average_weight(it))
+                for p in (0, 1):
+                    (r0, r1), (own0, own1, own_top) = sched.roots[p], sched.own[p]
+                    kern._pass_top_down(ts, cs, p, sched.down)
+                    _both(lambda: kern._pass_group(ts, cs, p, rule, r0, own0, levels,
+                                                   width),
+                          lambda: kern._pass_group(ts, cs, p, rule, r1, own1, levels,
+                                                   width), threads)
+                    kern._pass_top_up(ts, cs, p, rule, sched.depth, own_top, levels, width)
+                if interrupted:
+                    break
 
     def restore_current(self) -> None:
         """Recompute the current strategy from the regrets (after a best response
