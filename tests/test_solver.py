@@ -518,7 +518,7 @@ def test_split_passes_equal_one_pass_over_the_whole_tree():
 
     tree = build_robinwood_tree(game_def.parse("rspx:max_turns=3"), symmetric=True)
     split, plain = CFRSolver(tree, "dcfr"), CFRSolver(tree, "dcfr", threads=1)
-    plain.schedule = Schedule.serial(tree)
+    plain.schedule = Schedule.serial(tree, split.schedule.levels)
     split.step(25)
     plain.step(25)
     for name, arr in split.arrays().items():
@@ -541,3 +541,95 @@ def test_exploitability_from_the_solver_arrays_equals_the_average_strategy():
         assert got.value == pytest.approx(want.value, abs=1e-12)
     for name, arr in measured.arrays().items():
         assert np.array_equal(arr, untouched.arrays()[name]), name
+
+
+# ----- the walk's shortcuts: unreached subtrees, untouched infosets ---------------------
+@pytest.mark.parametrize("algo", ["cfr+", "pcfr+", "dcfr"])
+def test_a_restored_solver_continues_exactly_as_the_uninterrupted_one(algo):
+    """The update skips infosets no walk reached; after a restore nothing is known about
+    the last pass, so PCFR+ (whose predictions any infoset may hold) updates every
+    infoset once: the same arrays as a solver that never stopped."""
+    tree = build_robinwood_tree(game_def.parse("rspx:max_turns=3"), symmetric=True)
+    whole, resumed = CFRSolver(tree, algo), CFRSolver(tree, algo)
+    whole.step(12)
+    resumed.restore(whole.iteration, {k: v.copy() for k, v in whole.arrays().items()})
+    whole.step(12)
+    resumed.step(12)
+    for name, arr in whole.arrays().items():
+        assert np.array_equal(arr, resumed.arrays()[name]), name
+
+
+def spanning_tree():
+    """A tree whose one infoset has a node above the schedule's frontier (A, depth 1) and
+    one below it (C, under chance node B): root chance -> A (player 0, infoset 0) or B;
+    B -> C (player 0, infoset 0). Robin Wood's trees have no such infoset."""
+    from solver.exact.tree import FlatTree
+
+    kind = np.array([1, 2, 1, 0, 0, 2, 0, 0], dtype=np.int8)
+    return FlatTree(
+        kind=kind, player=np.array([-1, 0, -1, -1, -1, 0, -1, -1], dtype=np.int8),
+        infoset=np.array([-1, 0, -1, -1, -1, 0, -1, -1], dtype=np.int32),
+        first_child=np.array([1, 3, 5, 0, 0, 6, 0, 0], dtype=np.int32),
+        num_children=np.array([2, 2, 1, 0, 0, 2, 0, 0], dtype=np.int8),
+        edge_prob=np.array([1, 0.5, 0.5, 1, 1, 1, 1, 1], dtype=np.float64),
+        payoff=np.array([0, 0, 0, 1, -1, 0, -1, 1], dtype=np.float32),
+        infoset_player=np.array([0], dtype=np.int8),
+        infoset_offset=np.array([0], dtype=np.int32),
+        infoset_num_actions=np.array([2], dtype=np.int8),
+        infoset_actions=np.array([0, 1], dtype=np.int16), infoset_key=["I"])
+
+
+@pytest.mark.parametrize("which", ["robin wood", "spanning"])
+def test_each_threads_walk_marks_only_the_infosets_it_owns(which):
+    """The walks mark the infosets they reach (`touched`, read by the update). A group's
+    walk may reach an infoset that also has nodes in the top; such infosets are marked
+    ALWAYS up front and never written by a walk, so no flag byte is written by both
+    threads."""
+    from solver.exact import _kernels as kern
+
+    tree = (spanning_tree() if which == "spanning" else
+            build_robinwood_tree(game_def.parse("Robin+Witch+Sheriff+Traitor:max_turns=2")))
+    tree.validate()
+    s = CFRSolver(tree, "cfr+", threads=1)
+    sched = s.schedule
+    assert sched.depth >= 0  # a split schedule
+    s.step(3)
+    rule = kern.Rule(kern.RULE_CFR_PLUS, 4.0, 0.0, 0.0, 0.0, 4.0)
+    walked = 0
+    for p in (0, 1):
+        for g in (0, 1):
+            before = s._state.touched.copy()
+            kern._pass_top_down(s._tree, s._state, p, sched.top)
+            kern._walk(s._tree, s._state, p, rule, sched.roots[p][g], -1, sched.levels,
+                       s._width)
+            written = np.flatnonzero(s._state.touched != before)
+            walked += len(written)
+            assert np.isin(written, sched.own[p][g]).all(), (p, g)
+            s._state.touched[:] = before
+    assert walked > 0 or which == "spanning"
+    if which == "spanning":
+        assert list(sched.own[0][2]) == [0]  # infoset 0 spans the top and a group
+        assert (s._state.touched[0] & kern.ALWAYS) != 0
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ctrl_c_stops_step_after_a_whole_iteration(threads):
+    """SIGINT during step() raises KeyboardInterrupt once the iteration under way is
+    done: the arrays are then exactly those of a solver that ran that many iterations
+    (without the hold-back the interrupt lands between a pass's kernels)."""
+    import os
+    import signal
+    import threading
+
+    tree = tree_of("rspx:max_turns=2")
+    s = CFRSolver(tree, "cfr+", threads=threads)
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        s.step(10**9)
+    timer.join()
+    assert 0 < s.iteration < 10**9
+    plain = CFRSolver(tree, "cfr+", threads=threads)
+    plain.step(s.iteration)
+    for name, arr in plain.arrays().items():
+        assert np.array_equal(arr, s.arrays()[name]), name

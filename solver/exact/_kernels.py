@@ -6,8 +6,9 @@ Private: `solver.exact.cfr` and `solver.exact.best_response` validate inputs and
 Kernels take a few structures (namedtuples, which numba compiles as typed records):
 `Tree` (the FlatTree's node and infoset arrays), `CFRState` (what the solver iterates on),
 `Rule` (the update rule and its discount parameters), `BRBuffers` (the best response's
-working arrays). A pass runs over a list of node ranges (`ranges[i] = lo, hi`), so that
-the solver can hand disjoint subtrees to two threads (solver.exact.cfr.Schedule).
+working arrays). A CFR pass is a top-down loop over the top of the tree (node ranges,
+`ranges[i] = lo, hi`) and depth-first walks from given roots, so that the solver can
+hand disjoint subtrees to two threads (solver.exact.cfr.Schedule).
 """
 
 from __future__ import annotations
@@ -35,9 +36,12 @@ Tree = namedtuple("Tree", ["kind", "player", "infoset", "first_child", "num_chil
 # strategy; measured 7x worse exploitability after 300 iterations on a small deck.)
 # Per node: own reach, and one array that holds the
 # others' reach (chance x opponent) until the backward pass overwrites it with the
-# node's value (a node's reach is read just before its value is written).
+# node's value (a node's reach is read just before its value is written). Per infoset:
+# `touched`, TOUCHED once this pass's walk added terms there, LAST if it did last pass
+# (PCFR+), ALWAYS for the infosets the update always visits.
 CFRState = namedtuple("CFRState", ["current", "regret", "prediction", "strategy_sum",
-                                   "instant", "reach_own", "reach_value"])
+                                   "instant", "reach_own", "reach_value", "touched"])
+TOUCHED, ALWAYS, LAST = 1, 2, 4
 # rule: RULE_*; t: iteration; alpha, beta, gamma: DCFR; avg_weight: weight of this
 # iteration's strategy in the average.
 Rule = namedtuple("Rule", ["rule", "t", "alpha", "beta", "gamma", "avg_weight"])
@@ -109,53 +113,166 @@ def _reach_down(tree, cfr, p, ranges):
                         reach_other[f + i] = rx * current[off + i]
 
 
+# What a level of the walk's stack holds (`_walk`).
+_CHANCE_LEVEL, _OTHER_LEVEL, _MINE_LEVEL = 0, 1, 2
+
+
 @jit
-def _values_up(tree, cfr, p, rule, ranges):
-    """Bottom-up half of player p's pass over `ranges` (descending): node values for p
-    (sign +1 for player 0, -1 for player 1: payoffs are player 0's), counterfactual
-    regrets into `instant` and avg_weight * own reach * current strategy into
-    `strategy_sum`, at p's infosets."""
+def _walk(tree, cfr, p, rule, roots, cut, depth, width):
+    """Bottom-up half of player p's pass, depth first from each of `roots` (whose reaches
+    the top-down half wrote): node values for p (sign +1 for player 0, -1 for player 1:
+    payoffs are player 0's), counterfactual regrets into `instant` and avg_weight * own
+    reach * current strategy into `strategy_sum`, at p's infosets. Each root's value is
+    written over its reach in `reach_value`.
+
+    Reaches are carried down the walk, so a subtree that neither p nor anyone else
+    reaches (both reaches 0) is never entered: its value is multiplied by zero in every
+    update that could read it (docs/solver.md). At level `cut` below a root (-1: none)
+    children are not entered either: an earlier walk valued them, and their values are
+    read from `reach_value` (the two-thread schedule). `depth`: the most levels below a
+    root; `width`: the most children of a node (the stack's sizes).
+
+    Per node the arithmetic is a plain backward pass's (children in order, the same
+    products); what the walk orders is the nodes of one infoset adding their terms to a
+    slot: depth-first post-order, as a recursive CFR (OpenSpiel's, the twins') does."""
     kind, first_child, num_children = tree.kind, tree.first_child, tree.num_children
     edge_prob, payoff, current = tree.edge_prob, tree.payoff, cfr.current
     reach_own, value = cfr.reach_own, cfr.reach_value
-    instant, strategy_sum = cfr.instant, cfr.strategy_sum
+    instant, strategy_sum, touched = cfr.instant, cfr.strategy_sum, cfr.touched
     player, infoset, infoset_offset = tree.player, tree.infoset, tree.infoset_offset
     sign = 1.0 if p == 0 else -1.0
     avg_weight = rule.avg_weight
-    for r in range(ranges.shape[0] - 1, -1, -1):
-        for n in range(ranges[r, 1] - 1, ranges[r, 0] - 1, -1):
-            k = kind[n]
-            if k == TERMINAL:
-                value[n] = sign * np.float64(payoff[n])
-                continue
-            ro = reach_own[n]
-            rx = value[n]  # still the others' reach: read before the value is written
-            if ro == 0.0 and rx == 0.0:
-                value[n] = 0.0  # never weighs in any update (see docs/solver.md)
-                continue
-            f = first_child[n]
-            c = num_children[n]
+    # Per level: the node's first child, child count, slot offset, what it is, its own
+    # and others' reach, its value so far, its next child, the weight of the child being
+    # walked; at p's decisions the children's values.
+    levels = depth + 1
+    s_first = np.empty(levels, dtype=np.int64)
+    s_count = np.empty(levels, dtype=np.int64)
+    s_off = np.empty(levels, dtype=np.int64)
+    s_set = np.empty(levels, dtype=np.int64)
+    s_what = np.empty(levels, dtype=np.int8)
+    s_ro = np.empty(levels)
+    s_rx = np.empty(levels)
+    s_v = np.empty(levels)
+    s_next = np.empty(levels, dtype=np.int64)
+    s_q = np.empty(levels)
+    child_value = np.empty((levels, width))
+    for j in range(roots.shape[0]):
+        r = roots[j]
+        if kind[r] == TERMINAL:
+            value[r] = sign * np.float64(payoff[r])
+            continue
+        ro = reach_own[r]
+        rx = value[r]  # still the others' reach: read before the value is written
+        if ro == 0.0 and rx == 0.0:
+            value[r] = 0.0
+            continue
+        # The level being worked on lives in locals (the stack arrays hold the levels
+        # above it): stores to the slot arrays cannot then force reloads of it.
+        d = 0
+        n = r
+        while True:
+            # Enter n (reached, not terminal) at level d.
+            first = first_child[n]
+            count = num_children[n]
+            own_reach = ro
+            other_reach = rx
             v = 0.0
-            if k == CHANCE:
-                for i in range(c):
-                    v += edge_prob[f + i] * value[f + i]
-                value[n] = v
-                continue
-            off = infoset_offset[infoset[n]]
-            for i in range(c):
-                v += current[off + i] * value[f + i]
-            value[n] = v
-            if player[n] == p:
-                for i in range(c):
-                    instant[off + i] += rx * (value[f + i] - v)
-                    strategy_sum[off + i] += avg_weight * ro * current[off + i]
+            i = 0
+            s = 0
+            off = 0
+            if kind[n] == CHANCE:
+                what = _CHANCE_LEVEL
+            else:
+                s = infoset[n]
+                off = infoset_offset[s]
+                what = _MINE_LEVEL if player[n] == p else _OTHER_LEVEL
+            descend = False
+            while True:
+                if i < count:
+                    c = first + i
+                    if what == _CHANCE_LEVEL:
+                        q = edge_prob[c]
+                        ro = own_reach
+                        rx = other_reach * q
+                    elif what == _MINE_LEVEL:
+                        q = current[off + i]
+                        ro = own_reach * q
+                        rx = other_reach
+                    else:
+                        q = current[off + i]
+                        ro = own_reach
+                        rx = other_reach * q
+                    if d == cut:
+                        val = value[c]
+                    elif kind[c] == TERMINAL:
+                        val = sign * np.float64(payoff[c])
+                    elif ro == 0.0 and rx == 0.0:
+                        val = 0.0
+                    else:  # enter c: keep this level on the stack
+                        s_first[d] = first
+                        s_count[d] = count
+                        s_off[d] = off
+                        s_set[d] = s
+                        s_what[d] = what
+                        s_ro[d] = own_reach
+                        s_rx[d] = other_reach
+                        s_v[d] = v
+                        s_next[d] = i
+                        s_q[d] = q
+                        d += 1
+                        n = c
+                        descend = True
+                        break
+                    v += q * val
+                    if what == _MINE_LEVEL:
+                        child_value[d, i] = val
+                    i += 1
+                    continue
+                # Every child valued: the node is done.
+                if what == _MINE_LEVEL:
+                    # A zero reach makes its terms exactly +-0, which leave a slot's sum
+                    # as it was (a sum that starts at +0 never becomes -0): skipped.
+                    if other_reach != 0.0:
+                        for a in range(count):
+                            instant[off + a] += other_reach * (child_value[d, a] - v)
+                        if (touched[s] & (TOUCHED | ALWAYS)) == 0:  # one thread owns s
+                            touched[s] |= TOUCHED
+                    if own_reach != 0.0:
+                        for a in range(count):
+                            strategy_sum[off + a] += avg_weight * own_reach * current[off + a]
+                if d == 0:
+                    value[r] = v
+                    break
+                # Back to the parent's level, its child i valued v.
+                d -= 1
+                val = v
+                first = s_first[d]
+                count = s_count[d]
+                off = s_off[d]
+                s = s_set[d]
+                what = s_what[d]
+                own_reach = s_ro[d]
+                other_reach = s_rx[d]
+                i = s_next[d]
+                v = s_v[d] + s_q[d] * val
+                if what == _MINE_LEVEL:
+                    child_value[d, i] = val
+                i += 1
+            if not descend:
+                break
 
 
 @jit
 def _update(tree, cfr, rule, own_infosets, lo, hi):
     """Fold this iteration's regrets at own_infosets[lo:hi] (the updating player's) into
     the cumulative ones and recompute the current strategy there; discount as the rule
-    says."""
+    says.
+
+    CFR, CFR+ and PCFR+ skip the infosets this pass's walks never reached (and, PCFR+,
+    the last pass's neither): their pass regrets are all exactly 0, so the update would
+    write back the same regrets and the same strategy. The discounted rules change every
+    slot and visit all."""
     t = rule.t
     pos_discount = t ** rule.alpha / (t ** rule.alpha + 1.0)
     neg_discount = t ** rule.beta / (t ** rule.beta + 1.0)
@@ -164,10 +281,14 @@ def _update(tree, cfr, rule, own_infosets, lo, hi):
     floored = rule.rule == RULE_CFR_PLUS or predictive
     discounted = rule.rule == RULE_DISCOUNTED
     regret, instant, prediction = cfr.regret, cfr.instant, cfr.prediction
-    strategy_sum, current = cfr.strategy_sum, cfr.current
+    strategy_sum, current, touched = cfr.strategy_sum, cfr.current, cfr.touched
     infoset_offset, infoset_num_actions = tree.infoset_offset, tree.infoset_num_actions
     for j in range(lo, hi):
         s = own_infosets[j]
+        mark = touched[s]
+        if mark == 0 and not discounted:
+            continue
+        touched[s] = (mark & ALWAYS) | (LAST if predictive and (mark & TOUCHED) != 0 else 0)
         off = infoset_offset[s]
         k = infoset_num_actions[s]
         for i in range(k):
@@ -186,24 +307,26 @@ def _update(tree, cfr, rule, own_infosets, lo, hi):
 
 @jit
 def _pass_top_down(tree, cfr, p, top):
-    """Start player p's pass: the root's reaches, then the top ranges top-down."""
+    """Start player p's pass: the root's reaches, then the top ranges top-down (their
+    children's reaches, the walks' roots among them)."""
     _start_pass(cfr)
     _reach_down(tree, cfr, p, top)
 
 
 @jit
-def _pass_group(tree, cfr, p, rule, ranges, own):
-    """One thread's share of p's pass: its subtrees down and up, then the regret update
-    of p's infosets that lie wholly inside them (`own`)."""
-    _reach_down(tree, cfr, p, ranges)
-    _values_up(tree, cfr, p, rule, ranges)
+def _pass_group(tree, cfr, p, rule, roots, own, depth, width):
+    """One thread's share of p's pass: walks from its subtrees' roots, then the regret
+    update of p's infosets that lie wholly inside them (`own`)."""
+    _walk(tree, cfr, p, rule, roots, -1, depth, width)
     _update(tree, cfr, rule, own, 0, own.shape[0])
 
 
 @jit
-def _pass_top_up(tree, cfr, p, rule, top, own):
-    """End p's pass: the top ranges bottom-up, then the update of p's other infosets."""
-    _values_up(tree, cfr, p, rule, top)
+def _pass_top_up(tree, cfr, p, rule, cut, own, depth, width):
+    """End p's pass: the walk from the root down to level `cut` (the subtrees' values
+    below it are the groups'; -1: the whole tree), then the update of p's other
+    infosets."""
+    _walk(tree, cfr, p, rule, np.zeros(1, dtype=np.int64), cut, depth, width)
     _update(tree, cfr, rule, own, 0, own.shape[0])
 
 

@@ -11,8 +11,11 @@ Solving via Predictive Blackwell Approachability" (PCFR+, quadratic averaging).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
+import signal
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
@@ -90,25 +93,58 @@ def _both(first: Callable[[], None], second: Callable[[], None], threads: int) -
         job.result()
 
 
+@contextlib.contextmanager
+def _whole_iterations():
+    """Hold back SIGINT until the block ends; yields a list that is non-empty once one
+    arrived (the loop then stops after its iteration), and delivers it afterwards to
+    whatever handler was there. An interrupt landing between the kernels of a pass would
+    leave half an iteration in the arrays (a checkpoint written then would not resume to
+    an uninterrupted run's numbers), or, on two threads, the other thread still writing
+    them while the handler runs. Outside the main thread (which alone gets signals in
+    Python) there is nothing to hold back."""
+    if threading.current_thread() is not threading.main_thread():
+        yield []
+        return
+    arrived: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: arrived.append(signum))
+    try:
+        yield arrived
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if arrived:
+            signal.raise_signal(signal.SIGINT)
+
+
 @dataclasses.dataclass
 class Schedule:
     """How one pass is split over two threads, bit for bit the same on one.
 
-    `top` (node ranges) runs alone: top-down before the groups, bottom-up after them.
-    `groups[p]` are two lists of disjoint subtrees (descendant ranges of the nodes at
-    depth `depth`) for player p's pass; no infoset of p has nodes in both, so the two
+    `top` (node ranges: every node at depth <= `depth`) runs alone: top-down before the
+    groups, and after them a walk from the root down to depth `depth` (the groups'
+    values below it). `groups[p]` are two lists of disjoint subtrees (descendant ranges
+    of the nodes at depth `depth`) for player p's pass, walked from `roots[p]` (the
+    children of those nodes, ascending); no infoset of p has nodes in both, so the two
     threads never write the same regret or strategy-sum slot, and each slot receives its
     terms in the same order whatever the threads. Each thread then updates p's infosets
     that lie wholly in its subtrees (`own[p][0]`, `own[p][1]`); the rest (`own[p][2]`,
-    those with a node in the top) are updated after the top's bottom-up half. One
-    thread runs the same ranges in the same order.
+    those with a node in the top) are updated after the top's walk. One thread runs the
+    same walks in the same order. The serial schedule (depth -1) is one walk from the
+    root over the whole tree.
     """
 
     depth: int
     top: np.ndarray
     groups: tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
     balance: tuple[float, float]  # per player: the larger group's share of the nodes
+    levels: int = 0  # the tree's depth (the walks' stack size)
+    roots: tuple = ()  # per player: (roots of group 0, of group 1), int64 node ids
     own: tuple = ()  # per player: (infosets of group 0, of group 1, the rest), int32
+
+    @property
+    def down(self) -> np.ndarray:
+        """The ranges of the top-down half: the top of a split schedule; none for the
+        serial one, whose walk carries every reach itself."""
+        return self.top if self.depth >= 0 else self.top[:0]
 
     def assign_infosets(self, tree: FlatTree) -> "Schedule":
         """Fill `own`: which update each of a player's infosets belongs to."""
@@ -128,11 +164,12 @@ class Schedule:
         return self
 
     @classmethod
-    def serial(cls, tree: FlatTree) -> "Schedule":
+    def serial(cls, tree: FlatTree, levels: int) -> "Schedule":
         empty = np.zeros((0, 2), dtype=np.int64)
         whole = np.array([[0, tree.num_nodes]], dtype=np.int64)
-        return cls(0, whole, ((empty, empty), (empty, empty)), (1.0, 1.0)) \
-            .assign_infosets(tree)
+        none = np.zeros(0, dtype=np.int64)
+        return cls(-1, whole, ((empty, empty), (empty, empty)), (1.0, 1.0), levels,
+                   ((none, none), (none, none))).assign_infosets(tree)
 
     @classmethod
     def split(cls, tree: FlatTree, scratch: np.ndarray, max_depth: int = 12) -> "Schedule":
@@ -143,8 +180,9 @@ class Schedule:
         ints = scratch.view(np.int32)
         depth, last = ints[:n], ints[n:2 * n]
         kern._subtree_ends(ts, depth, last)
+        levels = int(depth.max())
         if not kern._is_contiguous(ts, last):
-            return cls.serial(tree)
+            return cls.serial(tree, levels)
         owner = np.empty(tree.num_infosets, dtype=np.int32)
         best = None
         for d in range(1, max_depth + 1):
@@ -178,12 +216,20 @@ class Schedule:
             if cost <= 1.02 * n:  # within 2% of an even split for both passes
                 break
         if best is None:
-            return cls.serial(tree)
+            return cls.serial(tree, levels)
         _, d, ranges, groups, shares = best
         # The top: every node outside the frontier's subtrees (depth <= d).
         bounds = np.concatenate(([0], ranges.ravel(), [n])).reshape(-1, 2)
         top = bounds[bounds[:, 1] > bounds[:, 0]].astype(np.int64)
-        return cls(d, top, groups, shares).assign_infosets(tree)
+        roots = tuple(tuple(_roots(depth, d, g) for g in groups[p]) for p in (0, 1))
+        return cls(d, top, groups, shares, levels, roots).assign_infosets(tree)
+
+
+def _roots(depth: np.ndarray, d: int, ranges: np.ndarray) -> np.ndarray:
+    """The subtrees' roots: the nodes at depth d + 1 in the descendant ranges of the
+    nodes at depth d, ascending."""
+    parts = [lo + np.flatnonzero(depth[lo:hi] == d + 1) for lo, hi in ranges]
+    return np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, np.int64)
 
 
 class CFRSolver:
@@ -212,9 +258,18 @@ class CFRSolver:
         # The same schedule for any number of threads: that is what makes one thread's
         # results and two threads' identical.
         self.schedule = Schedule.split(tree, reach_own)
+        self._width = int(tree.num_children.max()) if n else 1
         self._tree = kern.tree_struct(tree)
+        # Infosets with a node in the top of a split schedule are updated every pass
+        # (both threads' walks may reach them, so neither marks them); the walks mark
+        # the others they reach.
+        touched = np.zeros(tree.num_infosets, dtype=np.int8)
+        if self.schedule.depth >= 0:
+            for p in (0, 1):
+                touched[self.schedule.own[p][2]] = kern.ALWAYS
         self._state = kern.CFRState(self.current, self.regret, self.prediction,
-                                    self.strategy_sum, instant, reach_own, np.empty(n))
+                                    self.strategy_sum, instant, reach_own, np.empty(n),
+                                    touched)
 
     # ----- state for checkpoints ------------------------------------------------------
     def arrays(self) -> dict[str, np.ndarray]:
@@ -231,22 +286,31 @@ class CFRSolver:
                                  f"the tree needs {target.shape}")
             target[:] = arr
         self.iteration = iteration
+        if self.prediction.size:  # any infoset may hold a prediction: update all once
+            self._state.touched[:] |= kern.LAST
 
     # ----- iterations -----------------------------------------------------------------
     def step(self, iterations: int = 1) -> None:
+        """Run `iterations` iterations. A Ctrl-C (SIGINT) meanwhile takes effect once the
+        iteration under way is complete (`_whole_iterations`)."""
         ts, cs, a, sched = self._tree, self._state, self.algo, self.schedule
-        threads = self.threads
-        for _ in range(iterations):
-            self.iteration += 1
-            it = self.iteration
-            rule = kern.Rule(a.rule, float(it), float(a.alpha), float(a.beta),
-                             float(a.gamma), a.average_weight(it))
-            for p in (0, 1):
-                (g0, g1), (own0, own1, own_top) = sched.groups[p], sched.own[p]
-                kern._pass_top_down(ts, cs, p, sched.top)
-                _both(lambda: kern._pass_group(ts, cs, p, rule, g0, own0),
-                      lambda: kern._pass_group(ts, cs, p, rule, g1, own1), threads)
-                kern._pass_top_up(ts, cs, p, rule, sched.top, own_top)
+        threads, levels, width = self.threads, sched.levels, self._width
+        with _whole_iterations() as interrupted:
+            for _ in range(iterations):
+                self.iteration += 1
+                it = self.iteration
+                rule = kern.Rule(a.rule, float(it), float(a.alpha), float(a.beta),
+                                 float(a.gamma), a.average_weight(it))
+                for p in (0, 1):
+                    (r0, r1), (own0, own1, own_top) = sched.roots[p], sched.own[p]
+                    kern._pass_top_down(ts, cs, p, sched.down)
+                    _both(lambda: kern._pass_group(ts, cs, p, rule, r0, own0, levels,
+                                                   width),
+                          lambda: kern._pass_group(ts, cs, p, rule, r1, own1, levels,
+                                                   width), threads)
+                    kern._pass_top_up(ts, cs, p, rule, sched.depth, own_top, levels, width)
+                if interrupted:
+                    break
 
     def restore_current(self) -> None:
         """Recompute the current strategy from the regrets (after a best response

@@ -20,12 +20,13 @@ from game_def.variant import Variant
 from solver.exact.tree import CHANCE, DECISION, TERMINAL, FlatTree
 
 # Memory per tree node at the peak of a whole solve (count, build, iterate, measure,
-# save), over the process baseline: 77.3 B measured on the symmetric rspx:max_turns=7
+# save), over the process baseline: 77.7 B measured on the symmetric rspx:max_turns=7
 # tree (32.3 M nodes; benchmarks/bench_memory.py), 80.3 B on rspx:max_turns=6
 # (tests/test_solve_job.py). The tree's arrays take 23 B a node and its infoset arrays
 # about 4; the solver's 16 B a node (own reach; others' reach
 # then value) and 4 float64 slot arrays (about 31 B a node: current, regret, this
-# pass's regret, strategy sum; PCFR+ adds its prediction, 8 more). The observation
+# pass's regret, strategy sum; PCFR+ adds its prediction, 8 more), and one touched
+# byte an infoset (about 0.4 B a node). The observation
 # trie (about 8 B) is on disk, memory-mapped, while iterating; the build peaks lower
 # (47 B), its hash tables holding int32 entry indices.
 PEAK_BYTES_PER_NODE = 84
