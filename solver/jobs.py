@@ -4,7 +4,9 @@ has used, and the package version it records in its files."""
 from __future__ import annotations
 
 import resource
+import threading
 from pathlib import Path
+from typing import Callable
 
 
 class Interrupted(Exception):
@@ -55,3 +57,18 @@ def package_version() -> str:
         return version("robinwood")
     except PackageNotFoundError:
         return "unknown"
+
+
+def in_both_seats(work: Callable[[int], None], workers: int) -> None:
+    """Run work(0) and work(1): on two threads when `workers` >= 2 (the numba kernels
+    release the GIL), else one after the other. Each seat's work must write only its own
+    results, so that either way gives the same ones."""
+    if workers >= 2:
+        threads = [threading.Thread(target=work, args=(s,)) for s in (0, 1)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    else:
+        work(0)
+        work(1)

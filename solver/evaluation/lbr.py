@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import threading
 import time
 
 import numpy as np
@@ -26,6 +25,7 @@ from game_def import kernels as k
 from game_def.core import rules_array
 from game_def.variant import Variant
 
+from solver.jobs import in_both_seats
 from solver.players import kernels as ka
 from solver.search import kernels as kl
 from solver.search.settings import config_array, max_steps as _max_steps
@@ -195,15 +195,7 @@ def local_best_response(agent: Agent, *, rounds: int = 2000, seed: int = 0,
         kl.play_rounds(rounds, np.uint64(seeds[lbr]), matches[lbr], ws, counters[lbr])
         seconds[lbr] = time.perf_counter() - start
 
-    if workers >= 2:
-        threads = [threading.Thread(target=play, args=(s,)) for s in (0, 1)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-    else:
-        play(0)
-        play(1)
+    in_both_seats(play, workers)
     seats = []
     for s in (0, 1):
         c = counters[s]

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import threading
 
 import numpy as np
 import pandas as pd
@@ -17,6 +16,7 @@ from game_def.core import rules_array
 from game_def.simulate import wilson_interval
 from game_def.variant import Variant
 
+from solver.jobs import in_both_seats
 from solver.players import kernels as ka
 from solver.players.agents import Agent, AgentError, seated
 
@@ -133,15 +133,7 @@ def head_to_head(variant: Variant, a: Agent, b: Agent, rounds: int = 10_000, see
                 max(a.min_visits, b.min_visits),
                 ka.Tally(results[seat], lengths[seat], coverage[seat]))
 
-    if workers >= 2:
-        threads = [threading.Thread(target=play, args=(s,)) for s in (0, 1)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-    else:
-        play(0)
-        play(1)
+    in_both_seats(play, workers)
     turns = np.arange(variant.max_turns + 1)
     seats = tuple(SeatResult(s, rounds, int(results[s, 0]), int(results[s, 1]),
                              int(results[s, 2]), int(results[s, 3]),

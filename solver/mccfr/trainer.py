@@ -10,7 +10,6 @@ states, batch count) is in `state_arrays()`, so a checkpoint resumes bit-exactly
 from __future__ import annotations
 
 import dataclasses
-import threading
 from typing import Callable
 
 import numpy as np
@@ -19,6 +18,7 @@ from game_def.core import rules_array
 from game_def.errors import RobinWoodError
 from game_def.variant import Variant
 
+from solver.jobs import in_both_seats
 from solver.mccfr import _kernels as kern
 from solver.mccfr._abstraction import COARSE, FINE
 
@@ -356,15 +356,7 @@ class MCCFRSolver:
     def _in_both_seats(self, work: Callable[[int], None]) -> None:
         """Run work(0) and work(1), in two threads when the run has two workers (the
         kernels release the GIL)."""
-        if self.config.workers == 2:
-            threads = [threading.Thread(target=work, args=(s,)) for s in (0, 1)]
-            for th in threads:
-                th.start()
-            for th in threads:
-                th.join()
-        else:
-            work(0)
-            work(1)
+        in_both_seats(work, self.config.workers)
 
     def run_batch(self) -> None:
         """One batch: the previous batch's weighting, table growth and the snapshot

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import threading
 import time
 
 import numpy as np
@@ -27,6 +26,7 @@ import numpy as np
 from game_def import kernels as k
 from game_def.core import rules_array
 
+from solver.jobs import in_both_seats
 from solver.players import kernels as ka
 from solver.players.agents import Agent, AgentError
 from solver.search import kernels as ks
@@ -192,15 +192,7 @@ def play_search(searcher: Searcher, opponent: Agent, *, rounds: int = 500, seed:
                        searcher.workspace(), counters[seat])
         seconds[seat] = time.perf_counter() - start
 
-    if workers >= 2:
-        threads = [threading.Thread(target=run, args=(s,)) for s in (0, 1)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-    else:
-        run(0)
-        run(1)
+    in_both_seats(run, workers)
     seats = tuple(SearchSeat(s, int(rounds), int(c[ks.C_WINS]), int(c[ks.C_DRAWS]),
                              int(c[ks.C_LOSSES]), seconds[s],
                              {name: int(c[i]) for name, i in _COUNTERS.items()})
