@@ -49,6 +49,7 @@ class ExploredRun:
                                     f"explorer plays two-player rounds")
         self.values = None
         self.lookup = None
+        self._searcher = None   # built on first use (searcher())
         # The policies keep scratch arrays between calls: one question at a time (the
         # server answers requests from a thread pool).
         self._lock = threading.RLock()
@@ -102,7 +103,7 @@ class ExploredRun:
             raise StrategyFileError(f"{self.run_dir} holds an exact strategy: search plays "
                                     f"Monte Carlo CFR tables")
         with self._lock:
-            if getattr(self, "_searcher", None) is None:
+            if self._searcher is None:
                 from solver.search import Searcher
 
                 self._searcher = Searcher(self.policy.agent)

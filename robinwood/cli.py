@@ -679,18 +679,6 @@ def exploit(run_dir, minutes, iterations, rounds, lbr_rounds, seed, as_json):
                f"self-play decisions found no table entry")
 
 
-def _kinds(text: str) -> tuple:
-    from solver.search.settings import DECISION_KINDS
-
-    kinds = tuple(filter(None, (part.strip() for part in text.split(","))))
-    bad = [kd for kd in kinds if kd not in DECISION_KINDS]
-    if bad or len(set(kinds)) != len(kinds):
-        raise click.BadParameter(f"{text!r}: give distinct decision kinds among "
-                                 f"{', '.join(DECISION_KINDS)}, separated by commas",
-                                 param_hint="--kinds")
-    return kinds
-
-
 @cli.command()
 @click.argument("run_dir", type=click.Path(file_okay=False))
 @click.argument("opponents", nargs=-1)
@@ -717,16 +705,21 @@ def search(run_dir, opponents, rounds, blueprint_rounds, particles, rollouts, ki
     import pandas as pd
 
     from solver.evaluation.search_strength import search_league
-    from solver.players.agents import BOT_NAMES, load_agent, load_table_agent
+    from solver.players.agents import BOT_NAMES, AgentError, load_agent, load_table_agent
     from solver.search import SearchConfig, Searcher
     from solver.store import atomic_write_bytes
 
-    kinds = _kinds(kinds)
-    for name in opponents:   # every name checked before any work
+    # every input checked before any work; click has checked the counts, so a setting
+    # SearchConfig refuses is a decision kind
+    try:
+        config = SearchConfig(particles=particles, rollouts=rollouts,
+                              kinds=tuple(filter(None, map(str.strip, kinds.split(",")))))
+    except AgentError as e:
+        raise click.BadParameter(str(e), param_hint="--kinds") from None
+    for name in opponents:
         if name != "blueprint":
             load_agent(name)
-    searcher = Searcher(load_table_agent(run_dir),
-                        SearchConfig(particles=particles, rollouts=rollouts, kinds=kinds))
+    searcher = Searcher(load_table_agent(run_dir), config)
     names = list(opponents) or list(BOT_NAMES) + ["blueprint"]
     with tqdm(total=len(names), desc="search", unit="opponent", disable=as_json,
               file=sys.stderr) as bar:

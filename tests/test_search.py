@@ -6,10 +6,10 @@ reproducibility, and bad input."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
-import pyspiel
 import pytest
 from click.testing import CliRunner
 
@@ -23,6 +23,7 @@ from solver.players import trained_agent
 from solver.players.agents import AgentError, AgentPolicy, bot
 from solver.search import SearchConfig, Searcher, play_search, search_action
 from solver.search.bot import SearchBot
+from solver.search.searcher import TILT_ACTIONS
 
 RSPX3 = game_def.parse("rspx:max_turns=3")
 FAST = dict(particles=48, rollouts=12)
@@ -44,14 +45,10 @@ def tree():
 
 # ----- tilts: the biased continuations -------------------------------------------------
 def _tilted(agent, action, factor):
-    from solver.search.searcher import TILT_ACTIONS
-
     params = agent.params.copy()
     params[ka.P_TILT_ACTION] = TILT_ACTIONS[action]
     params[ka.P_TILT_FACTOR] = factor
-    tilted = type(agent)(agent.name + "~", agent.kind, params, agent.tables, agent.variant,
-                         agent.visit_counts, agent.min_visits)
-    return tilted
+    return dataclasses.replace(agent, name=agent.name + "~", params=params)
 
 
 @pytest.mark.parametrize("action", ["challenge", "announce", "silent", "pass"])

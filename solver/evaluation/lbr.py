@@ -28,9 +28,9 @@ from game_def.variant import Variant
 from solver.jobs import in_both_seats
 from solver.players import kernels as ka
 from solver.search import kernels as kl
+from solver.search.searcher import mean_and_half_width as _mean_and_half_width
 from solver.search.settings import config_array, max_steps as _max_steps
 from solver.players.agents import BOTS, Agent, AgentError, bot, seated
-from solver.evaluation.tournament import Z95
 
 DEFAULT_PARTICLES = 128
 DEFAULT_ROLLOUTS = 24
@@ -39,13 +39,6 @@ _COUNTER_NAMES = ("decisions", "forced_decisions", "resamples", "regenerations",
                   "regeneration_failures", "lost_decisions", "rollouts")
 _COUNTER_INDEX = (kl.C_DECISIONS, kl.C_FORCED, kl.C_RESAMPLES, kl.C_REGENERATIONS,
                   kl.C_REGEN_FAILED, kl.C_LOST_DECISIONS, kl.C_ROLLOUTS)
-
-
-def _mean_and_half_width(wins: int, losses: int, rounds: int) -> tuple[float, float]:
-    """Mean of +1/0/-1 payoffs and its 95% normal half-width."""
-    mean = (wins - losses) / rounds
-    var = max((wins + losses) / rounds - mean * mean, 0.0)
-    return mean, Z95 * math.sqrt(var / rounds)
 
 
 @dataclasses.dataclass
@@ -141,10 +134,6 @@ def _positive(name: str, value) -> int:
     return int(value)
 
 
-def _config(particles: int, rollouts: int, group_positions: bool) -> np.ndarray:
-    return config_array(particles, rollouts, group_positions=group_positions)
-
-
 def _continuation(name: str, seat: int):
     """The continuation bot as the LBR seat's player."""
     if name not in BOTS:
@@ -181,7 +170,7 @@ def local_best_response(agent: Agent, *, rounds: int = 2000, seed: int = 0,
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise AgentError(f"seed must be a non-negative integer, got {seed!r}")
     rules = rules_array(variant)
-    cfg = _config(particles, rollouts, group_positions)
+    cfg = config_array(particles, rollouts, group_positions=group_positions)
     matches = [kl.Match(rules, np.int64(s), agent.player(1 - s), agent.player(1 - s),
                         agent.player(1 - s).params[None, :].copy(), _continuation(continuation, s), cfg) for s in (0, 1)]
     max_steps = _max_steps(variant)
@@ -223,7 +212,7 @@ def belief_posterior(agent: Agent, history, seat: int, *, variant: Variant | str
         raise AgentError(f"seat must be 0 or 1, got {seat!r}")
     history = np.ascontiguousarray(history, dtype=np.int64)
     rules = rules_array(variant)
-    cfg = _config(particles, 1, True)
+    cfg = config_array(particles, 1)
     ws = kl.workspace(cfg, len(history) + 1)
     counters = np.zeros(kl.C_SIZE, dtype=np.int64)
     match = kl.Match(rules, np.int64(seat), agent.player(1 - seat), agent.player(1 - seat),

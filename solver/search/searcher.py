@@ -32,7 +32,7 @@ from solver.players.agents import Agent, AgentError
 from solver.search import kernels as ks
 from solver.search.settings import DECISION_KINDS, config_array, max_steps
 
-Z95 = 1.959963984540054
+Z95 = 1.959964   # as solver.evaluation.tournament, which sits above this package
 # the actions a tilt may bias, by name: their code above the position actions
 TILT_ACTIONS = {"challenge": k.A_CHALLENGE, "pass": k.A_PASS, "announce": k.A_ANNOUNCE,
                 "silent": k.A_SILENT}
@@ -152,12 +152,9 @@ class SearchResult:
 
     @property
     def half_width(self) -> float:
-        """95% normal half-width of the seat average (each seat's +1/0/-1 variance)."""
-        var = 0.0
-        for s in self.seats:
-            second = (s.wins + s.losses) / s.rounds
-            var += max(second - s.value ** 2, 0.0) / s.rounds
-        return Z95 * math.sqrt(var) / 2
+        """95% normal half-width of the seat average (the two seats independent)."""
+        halves = [mean_and_half_width(s.wins, s.losses, s.rounds)[1] for s in self.seats]
+        return math.hypot(*halves) / 2
 
     def to_json(self) -> dict:
         return {"searcher": self.searcher, "opponent": self.opponent, "seed": self.seed,
@@ -165,6 +162,13 @@ class SearchResult:
                 "value_lo": self.value - self.half_width,
                 "value_hi": self.value + self.half_width,
                 "seats": [{**dataclasses.asdict(s), "value": s.value} for s in self.seats]}
+
+
+def mean_and_half_width(wins: int, losses: int, rounds: int) -> tuple[float, float]:
+    """Mean of `rounds` +1/0/-1 payoffs and its 95% normal half-width."""
+    mean = (wins - losses) / rounds
+    var = max((wins + losses) / rounds - mean * mean, 0.0)
+    return mean, Z95 * math.sqrt(var / rounds)
 
 
 _COUNTERS = {"decisions": ks.C_DECISIONS, "forced_decisions": ks.C_FORCED,
@@ -205,9 +209,7 @@ def search_action(searcher: Searcher, history, seed: int = 0) -> int:
     chance included; the OpenSpiel bot's one call). Only what the deciding seat observed
     of the history is used."""
     history = np.ascontiguousarray(history, dtype=np.int64)
-    state = k.initial_state(searcher.rules)
-    for a in history:
-        k.apply_action(state, searcher.rules, int(a))
+    state, _ = ka.replay(searcher.rules, history)
     if state[k.S_PHASE] == k.PH_TERMINAL or state[k.S_PHASE] in (
             k.PH_DEAL, k.PH_SHUFFLE, k.PH_ORDER):
         raise AgentError("search_action needs a history that ends at a player's decision")

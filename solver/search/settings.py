@@ -12,6 +12,7 @@ from solver.search import kernels as ks
 
 # decision kinds, in the order of solver.players.kernels.DK_*
 DECISION_KINDS = ("turn", "after_peek", "respond", "power")
+assert len(DECISION_KINDS) == ka.NUM_DECISION_KINDS
 
 
 def kinds_mask(kinds) -> int:
@@ -35,7 +36,6 @@ def config_array(particles: int, rollouts: int, *, group_positions: bool = True,
     cfg[ks.G_REGEN_FACTOR] = 4
     cfg[ks.G_MODEL_EPS] = int(round(model_eps * 1e6))
     cfg[ks.G_SEARCH_KINDS] = kinds_mask(kinds)
-    assert ka.NUM_DECISION_KINDS == len(DECISION_KINDS)
     return cfg
 
 
