@@ -530,6 +530,33 @@ def format_simulation(r: dict) -> str:
     return "\n".join(lines)
 
 
+class FallbackType(click.ParamType):
+    """--fallback: `none`, a league player, or `player:visits=N,turn_visits=M`."""
+
+    name = "fallback"
+
+    def convert(self, value, param, ctx):
+        from solver.players.agents import AgentError, parse_fallback
+
+        if not isinstance(value, str):
+            return value
+        try:
+            return parse_fallback(value)
+        except AgentError as e:
+            self.fail(str(e), param, ctx)
+
+
+def fallback_option(fn):
+    """The rules a Monte Carlo CFR table plays where it has not learned."""
+    return click.option(
+        "--fallback", type=FallbackType(), default="baiter", show_default=True,
+        help="Where a Monte Carlo CFR table has not learned (an entry with fewer updates "
+             "than its fine_visits, or none), this league player's rules move instead; "
+             "'none' plays the table alone (uniform where it has no entry); "
+             "'counter:visits=50,turn_visits=500' sets the thresholds (docs/mccfr.md)."
+    )(fn)
+
+
 @cli.command()
 @click.argument("agent_a")
 @click.argument("agent_b")
@@ -538,7 +565,8 @@ def format_simulation(r: dict) -> str:
               help="Rounds per seat assignment (each agent plays both seats).")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
-def tournament(agent_a, agent_b, variant_text, rounds, seed, as_json, **params):
+@fallback_option
+def tournament(agent_a, agent_b, variant_text, rounds, seed, as_json, fallback, **params):
     """AGENT_A against AGENT_B in both seats, with 95% intervals. An agent is a bot
     (uniform, honest, paranoid, heuristic[:bluff=0.3,challenge_below=0.3]), a league
     player (docs/bots.md: truthful_challenger, silent, counter, leader_bluffer,
@@ -549,7 +577,7 @@ def tournament(agent_a, agent_b, variant_text, rounds, seed, as_json, **params):
     from solver.players.agents import load_agent
     from solver.evaluation.tournament import head_to_head
 
-    a, b = load_agent(agent_a), load_agent(agent_b)
+    a, b = load_agent(agent_a, fallback), load_agent(agent_b, fallback)
     given = variant_text or any(v is not None for v in params.values())
     trained = a.variant or b.variant
     if given:
@@ -580,7 +608,8 @@ def tournament(agent_a, agent_b, variant_text, rounds, seed, as_json, **params):
               help="Rounds per seat against each opponent.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
-def league(agent, opponents, variant_text, rounds, seed, as_json, **params):
+@fallback_option
+def league(agent, opponents, variant_text, rounds, seed, as_json, fallback, **params):
     """AGENT (a bot or a Monte Carlo CFR run directory) against every league player
     (docs/bots.md), or against OPPONENTS if given: each opponent's seat-averaged gain
     with its 95% interval; the largest is a lower bound on AGENT's exploitability."""
@@ -589,7 +618,7 @@ def league(agent, opponents, variant_text, rounds, seed, as_json, **params):
     from solver.players.agents import load_agent
     from solver.evaluation.league import play_league
 
-    a = load_agent(agent)
+    a = load_agent(agent, fallback)
     given = variant_text or any(v is not None for v in params.values())
     if given:
         variant = build_variant(variant_text, **params)
@@ -630,7 +659,8 @@ def league(agent, opponents, variant_text, rounds, seed, as_json, **params):
 @click.option("--seed", type=click.IntRange(0, 2**32 - 3), default=0, show_default=True,
               help="Random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
-def exploit(run_dir, minutes, iterations, rounds, lbr_rounds, seed, as_json):
+@fallback_option
+def exploit(run_dir, minutes, iterations, rounds, lbr_rounds, seed, as_json, fallback):
     """How exploitable the Monte Carlo CFR strategy in RUN_DIR is at least: every
     baseline bot and league player against it, the local best response, and a trained
     exploiter when given a budget. Prints each opponent's seat-averaged gain with its 95% interval, their
@@ -647,7 +677,7 @@ def exploit(run_dir, minutes, iterations, rounds, lbr_rounds, seed, as_json):
     if minutes is not None and iterations is not None:
         raise click.UsageError("give the exploiter one budget: --minutes or --iterations, "
                                "not both")
-    strategy = load_table_agent(run_dir)
+    strategy = load_table_agent(run_dir, fallback)
 
     def say(text):
         if not as_json:
@@ -670,13 +700,19 @@ def exploit(run_dir, minutes, iterations, rounds, lbr_rounds, seed, as_json):
     with pd.option_context("display.width", 140, "display.float_format", "{:.3f}".format):
         click.echo(f"coverage: share of {strategy.name}'s decisions on an entry with at "
                    f"least {strategy.min_visits} updates (learned), fewer (thin), or none "
-                   f"(played uniformly), in self-play:")
+                   f"(unlearned), in self-play; {_fallback_words(strategy)}:")
         click.echo(report.coverage["self-play"].to_string())
         click.echo("")
     best = report.strongest
     click.echo(f"lower bound on exploitability: {best.gain:+.4f} +/- {best.half_width:.4f} "
                f"(95%), by {best.name} ({best.method}); {report.unlearned_self_play:.2%} of "
                f"self-play decisions found no table entry")
+
+
+def _fallback_words(agent) -> str:
+    if agent.fallback is None:
+        return "unlearned decisions are played uniformly"
+    return f"thin and unlearned decisions are played by {agent.fallback.describe()}"
 
 
 @cli.command()
@@ -695,8 +731,9 @@ def exploit(run_dir, minutes, iterations, rounds, lbr_rounds, seed, as_json):
                    "blueprint plays the others.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@fallback_option
 def search(run_dir, opponents, rounds, blueprint_rounds, particles, rollouts, kinds, seed,
-           as_json):
+           as_json, fallback):
     """The Monte Carlo CFR strategy in RUN_DIR with play-time search (docs/search.md)
     against every bot and league player and against its own table ("blueprint"), or
     against OPPONENTS; beside it the table alone. Writes RUN_DIR/search.json."""
@@ -719,7 +756,7 @@ def search(run_dir, opponents, rounds, blueprint_rounds, particles, rollouts, ki
     for name in opponents:
         if name != "blueprint":
             load_agent(name)
-    searcher = Searcher(load_table_agent(run_dir), config)
+    searcher = Searcher(load_table_agent(run_dir, fallback), config)
     names = list(opponents) or list(BOT_NAMES) + ["blueprint"]
     with tqdm(total=len(names), desc="search", unit="opponent", disable=as_json,
               file=sys.stderr) as bar:

@@ -45,7 +45,12 @@ P_TILT_ACTION = 3  # table: the action a tilt multiplies, as its code above the 
                    # actions (A_SILENT, A_CHALLENGE, A_PASS, ...; A_ANNOUNCE: any announce)
 P_TILT_FACTOR = 4  # table: its factor (0: no tilt). A tilted table is one of the biased
                    # continuation strategies of a play-time search (solver.search)
-NUM_PARAMS = 5
+P_FALLBACK = 5     # table: the league kind that moves where the table has not learned
+                   # (0: none, uniform where it has no entry; solver.players.agents.Fallback)
+P_FALLBACK_VISITS = 6         # ... at a turn or power decision whose entry has fewer
+                              # training updates than this (or none)
+P_FALLBACK_VISITS_CLAIMS = 7  # ... at an announcement or a response
+NUM_PARAMS = 8
 
 # One seat's agent, as kernels see it. A table agent's arrays are its table for that
 # seat (open addressing `slots` over `keys`; entry e's probabilities are
@@ -188,7 +193,9 @@ def _tilt(params, rules, legal, m, out):
 @jit
 def _agent_probs(player, state, rules, know, seat, legal, m, scratch, abst, out):
     """Probabilities of the legal actions legal[:m] for `seat`, by `player` (a Player),
-    written into out[:m]. Returns the table entry used (-1: none, uniform), NO_TABLE
+    written into out[:m]. Returns the table entry found (-1: none; the decision is then
+    played uniformly, or by the table's fallback rules, P_FALLBACK, which also move
+    where the entry has too few updates), NO_TABLE
     for bots and for a table's sure wins (P_SURE_WINS), which are played by rule, not
     read from the table."""
     kind, params = player.kind, player.params
@@ -201,6 +208,13 @@ def _agent_probs(player, state, rules, know, seat, legal, m, scratch, abst, out)
                 out[w] = 1.0
                 return NO_TABLE
         e = _table_probs(player, state, rules, know, seat, legal, m, scratch, abst, out)
+        fallback = np.int64(params[P_FALLBACK])
+        if fallback >= lg.FIRST_KIND:
+            ph = state[k.S_PHASE]
+            claims = ph == k.PH_AFTER_PEEK or ph == k.PH_RESPOND
+            below = params[P_FALLBACK_VISITS_CLAIMS] if claims else params[P_FALLBACK_VISITS]
+            if e < 0 or player.visits[e] < below:
+                lg._league_probs(fallback, params, state, rules, know, seat, legal, m, out)
         if params[P_TILT_FACTOR] > 0:
             _tilt(params, rules, legal, m, out)
         return e

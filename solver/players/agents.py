@@ -52,6 +52,67 @@ class AgentError(RobinWoodError):
     """An agent that cannot be built or does not fit the game."""
 
 
+# League players whose rules take no option, so they can move for a table (Fallback).
+FALLBACK_PLAYERS = tuple(name for name in LEAGUE_BOTS if name != "threshold_challenger")
+
+
+@dataclasses.dataclass(frozen=True)
+class Fallback:
+    """Rules that move where a table has not learned (docs/mccfr.md, "Where the table
+    has not learned").
+
+    At a decision whose entry is missing, or has fewer training updates than the
+    threshold, the league player `player` moves instead of the table: an entry with few
+    updates is still close to uniform, and a uniform unmasking or peek throws the round
+    away. `visits` is the threshold for announcements and responses, `turn_visits` for
+    turn starts and powers; None is the table's own learned threshold (its
+    `fine_visits`, the one coverage counts as learned). Such decisions still count as
+    thin or unlearned in coverage."""
+
+    player: str = "baiter"
+    visits: int | None = None
+    turn_visits: int | None = None
+
+    def __post_init__(self):
+        if self.player not in FALLBACK_PLAYERS:
+            raise AgentError(f"fallback player {self.player!r} is not one of "
+                             f"{', '.join(FALLBACK_PLAYERS)} (or 'none' for uniform play "
+                             f"where the table has no entry)")
+        for name in ("visits", "turn_visits"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, (int, np.integer)) or value < 0):
+                raise AgentError(f"fallback {name}={value!r} must be a whole number of "
+                                 f"training updates, 0 or more")
+
+    def describe(self) -> str:
+        return f"{self.player}'s rules where the table has not learned"
+
+
+# What a run's strategy plays by default: the table where it has learned, the baiter's
+# rules elsewhere (measured in docs/mccfr.md).
+DEFAULT_FALLBACK = Fallback()
+
+
+def parse_fallback(text: str) -> Fallback | None:
+    """`none`, a player name, or `player:visits=N,turn_visits=M` (the CLI's --fallback)."""
+    name, _, opts = text.strip().partition(":")
+    if name == "none":
+        if opts:
+            raise AgentError(f"--fallback none takes no options, got {text!r}")
+        return None
+    kwargs = {}
+    for item in filter(None, opts.split(",")):
+        key, _, value = item.partition("=")
+        if key not in ("visits", "turn_visits"):
+            raise AgentError(f"unknown fallback option {key!r} in {text!r}: use visits= or "
+                             f"turn_visits=")
+        try:
+            kwargs[key] = int(value)
+        except ValueError:
+            raise AgentError(f"{key}={value!r} in {text!r} is not a whole number") from None
+    return Fallback(name, **kwargs)
+
+
 @dataclasses.dataclass
 class Agent:
     """A strategy for both seats. Bots have an empty table; `variant` is None for bots
@@ -64,6 +125,7 @@ class Agent:
     variant: Variant | None = None
     visit_counts: tuple = None   # per seat: training updates of each entry (int64)
     min_visits: int = 1          # coverage: an entry with this many updates is learned
+    fallback: Fallback | None = None   # a table's rules where it has not learned
 
     def table(self, seat: int):
         return self.tables[seat]
@@ -132,10 +194,13 @@ def bot(name: str, bluff: float = 0.3, challenge_below: float = 0.3, t: float = 
 
 
 def table_agent(name: str, variant: Variant, seat_arrays, visits=None,
-                min_visits: int = 1, sure_wins: bool = False) -> Agent:
+                min_visits: int = 1, sure_wins: bool = False,
+                fallback: Fallback | None = None) -> Agent:
     """An agent from per-seat (keys, offset, nact, probabilities) arrays; `visits`:
-    per seat, each entry's training updates (for coverage counts); `sure_wins`: take
-    sure wins by rule, as a trainer with MCCFRConfig.sure_wins did."""
+    per seat, each entry's training updates (for coverage counts and the fallback's
+    thresholds); `sure_wins`: take sure wins by rule, as a trainer with
+    MCCFRConfig.sure_wins did; `fallback`: rules where the table has not learned (None:
+    uniform where it has no entry)."""
     tables = []
     for keys, offset, nact, probs in seat_arrays:
         keys = np.ascontiguousarray(keys, dtype=np.int64)
@@ -148,7 +213,15 @@ def table_agent(name: str, variant: Variant, seat_arrays, visits=None,
         visits = tuple(np.ascontiguousarray(v, dtype=np.int64) for v in visits)
     params = np.zeros(ka.NUM_PARAMS)
     params[ka.P_SURE_WINS] = 1.0 if sure_wins else 0.0
-    return Agent(name, ka.TABLE, params, tuple(tables), variant, visits, min_visits)
+    if fallback is not None:
+        params[ka.P_FALLBACK] = _BOT_KIND[fallback.player]
+        if visits is not None:   # without visit counts only missing entries fall back
+            claims = min_visits if fallback.visits is None else fallback.visits
+            turns = claims if fallback.turn_visits is None else fallback.turn_visits
+            params[ka.P_FALLBACK_VISITS_CLAIMS] = claims
+            params[ka.P_FALLBACK_VISITS] = turns
+    return Agent(name, ka.TABLE, params, tuple(tables), variant, visits, min_visits,
+                 fallback)
 
 
 def trained_agent(trainer, name: str = "mccfr") -> Agent:
@@ -159,10 +232,10 @@ def trained_agent(trainer, name: str = "mccfr") -> Agent:
                        trainer.config.fine_visits, trainer.config.sure_wins)
 
 
-def load_agent(spec: str) -> Agent:
+def load_agent(spec: str, fallback: Fallback | None = DEFAULT_FALLBACK) -> Agent:
     """A bot name (optionally with options: `heuristic:bluff=0.2,challenge_below=0.4`,
     `threshold_challenger:t=0.7`) or a run directory holding a Monte Carlo CFR
-    strategy."""
+    strategy (played with `fallback`, as load_table_agent)."""
     if not spec.strip():
         raise AgentError(f"an empty agent name: give a bot ({', '.join(BOT_NAMES)}) or a "
                          f"run directory")
@@ -191,11 +264,13 @@ def load_agent(spec: str) -> Agent:
     return load_table_agent(path)
 
 
-def load_table_agent(run_dir) -> Agent:
-    """The average strategy of a Monte Carlo CFR run directory."""
+def load_table_agent(run_dir, fallback: Fallback | None = DEFAULT_FALLBACK) -> Agent:
+    """The strategy of a Monte Carlo CFR run directory: its average strategy table,
+    with `fallback`'s rules where the table has not learned (None: the table alone,
+    uniform where it has no entry)."""
     stored = read_table(run_dir)
     agent = table_agent(Path(run_dir).name, stored.variant, stored.seats, stored.visits,
-                        stored.min_visits, stored.sure_wins)
+                        stored.min_visits, stored.sure_wins, fallback)
     agent.metadata = stored.metadata
     return agent
 

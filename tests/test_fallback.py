@@ -1,0 +1,163 @@
+"""The table's fallback rules (solver.players.agents.Fallback): where a table has not
+learned, a league player moves instead.
+
+The table is built so that the answer is known at every decision of the exact tree: an
+entry with random probabilities for the fine key of most decisions, with visit counts
+chosen per decision, and none for the rest. The expected move at each decision is then
+worked out here, from that construction alone: the plain table's probabilities where the
+entry has enough visits for its decision kind, the league player's (a bot of that name)
+everywhere else."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import game_def
+from game_def import _core as k
+from robinwood.cli import cli
+from solver.mccfr import _abstraction as ab
+from solver.players import _kernels as ka
+from solver.players.agents import (AgentError, AgentPolicy, Fallback, bot, parse_fallback,
+                                   table_agent)
+from solver.evaluation.tournament import head_to_head
+
+VARIANT = game_def.parse("rspx:max_turns=3")
+CLAIMS = (k.PH_AFTER_PEEK, k.PH_RESPOND)
+
+
+def _decisions(variant):
+    """Every decision state of the exact tree with its seat's fine key and abstract
+    action count."""
+    rules = game_def.core.rules_array(variant)
+    scratch = np.zeros((ab.SCRATCH_ROWS, k.MAX_LEGAL), np.int64)
+    legal = np.zeros(k.MAX_LEGAL, np.int64)
+    abst = np.zeros(k.MAX_LEGAL, np.int64)
+    stack = [game_def.load_game(variant).new_initial_state()]
+    while stack:
+        state = stack.pop()
+        if state.is_terminal():
+            continue
+        if state.is_chance_node():
+            stack += [state.child(a) for a, _ in state.chance_outcomes()]
+            continue
+        _, know = ka._replay(rules, np.array(state.history(), dtype=np.int64))
+        m = k._legal_actions(state.core_state, rules, legal)
+        fine, _, count = ab._decision_keys(state.core_state, rules, know,
+                                           state.current_player(), legal, m, scratch, abst)
+        yield state, int(fine), int(count)
+        stack += [state.child(a) for a in state.legal_actions()]
+
+
+@pytest.fixture(scope="module")
+def built():
+    """A table over the fine keys of the tree (a key in five has no entry), random
+    probabilities, visits drawn from 0-19; the decisions, in the tree's order."""
+    rng = np.random.default_rng(7)
+    decisions = list(_decisions(VARIANT))
+    entries = [{}, {}]   # seat -> fine key -> (abstract actions, visits)
+    for state, key, count in decisions:
+        seat = state.current_player()
+        if key not in entries[seat] and rng.random() < 0.8:
+            entries[seat][key] = (count, int(rng.integers(0, 20)))
+    tables, visits = [], []
+    for seat in (0, 1):
+        keys = list(entries[seat])
+        nact = np.array([entries[seat][key][0] for key in keys], dtype=np.int64)
+        offset = np.concatenate([[0], np.cumsum(nact)[:-1]]).astype(np.int64)
+        probs = np.concatenate([rng.dirichlet(np.ones(n)) for n in nact]).astype(np.float32)
+        tables.append((np.array(keys, dtype=np.int64), offset, nact, probs))
+        visits.append(np.array([entries[seat][key][1] for key in keys], dtype=np.int64))
+    return tables, visits, entries, decisions
+
+
+def _policy(agent):
+    return AgentPolicy(game_def.load_game(VARIANT), agent)
+
+
+@pytest.mark.parametrize("player,claims,turns", [("baiter", 10, 10), ("counter", 15, 4),
+                                                 ("silent", 0, 20)])
+def test_the_fallback_moves_exactly_where_the_entry_is_missing_or_thin(built, player,
+                                                                        claims, turns):
+    tables, visits, entries, decisions = built
+    plain = _policy(table_agent("plain", VARIANT, tables, visits, 10))
+    rules = _policy(bot(player))
+    hybrid_agent = table_agent("hybrid", VARIANT, tables, visits, 10,
+                               fallback=Fallback(player, claims, turns))
+    hybrid = _policy(hybrid_agent)
+    counts = {"table": 0, "rules": 0, "differ": 0}
+    for state, key, _ in decisions:
+        seat = state.current_player()
+        threshold = claims if state.core_state[k.S_PHASE] in CLAIMS else turns
+        entry = entries[seat].get(key)
+        learned = entry is not None and entry[1] >= threshold
+        want = (plain if learned else rules).action_probabilities(state)
+        other = (rules if learned else plain).action_probabilities(state)
+        got = hybrid.action_probabilities(state)
+        assert got.keys() == want.keys()
+        assert np.allclose([got[a] for a in want], list(want.values()), atol=1e-6), (
+            state.history(), learned)
+        counts["table" if learned else "rules"] += 1
+        counts["differ"] += not np.allclose([other[a] for a in want], list(want.values()),
+                                            atol=1e-3)
+    # both branches are exercised, and they usually disagree (so the check has teeth)
+    assert counts["table"] > 100 and counts["rules"] > 100
+    assert counts["differ"] > 0.5 * len(decisions)
+    # coverage still counts the fallback's decisions as not learned: the policy's own
+    # tally of entry-less decisions equals the construction's
+    missing = sum(entries[s.current_player()].get(key) is None for s, key, _ in decisions)
+    assert hybrid.unlearned == missing and hybrid.table_decisions == len(decisions)
+
+
+def test_without_a_fallback_the_table_plays_uniformly_where_it_has_no_entry(built):
+    tables, visits, entries, decisions = built
+    plain = _policy(table_agent("plain", VARIANT, tables, visits, 10))
+    for state, key, count in decisions[:2000]:
+        if entries[state.current_player()].get(key) is None:
+            probs = plain.action_probabilities(state)
+            assert len(set(np.round(list(probs.values()), 6))) <= 2   # uniform over classes
+
+
+def test_a_table_without_visit_counts_falls_back_only_where_it_has_no_entry(built):
+    tables, _, entries, decisions = built
+    plain = _policy(table_agent("plain", VARIANT, tables))
+    rules = _policy(bot("baiter"))
+    hybrid = _policy(table_agent("hybrid", VARIANT, tables, fallback=Fallback("baiter", 50)))
+    for state, key, _ in decisions[:3000]:
+        want = (plain if entries[state.current_player()].get(key) else rules)
+        want = want.action_probabilities(state)
+        got = hybrid.action_probabilities(state)
+        assert np.allclose([got[a] for a in want], list(want.values()), atol=1e-6)
+
+
+def test_the_fallback_is_what_tournaments_play(built):
+    """The numba tournament plays the same hybrid: a table with no entry at all and the
+    baiter's rules gets exactly the baiter's result against a bot, round for round."""
+    tables, _, _, _ = built
+    empty = [(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64),
+              np.zeros(0, np.float32))] * 2
+    hybrid = table_agent("empty", VARIANT, empty, fallback=Fallback("baiter"))
+    a = head_to_head(VARIANT, hybrid, bot("honest"), rounds=2000, seed=3)
+    b = head_to_head(VARIANT, bot("baiter"), bot("honest"), rounds=2000, seed=3)
+    assert a.value == b.value
+    assert a.coverage_table(0).loc["all", "unlearned"] == 1.0
+
+
+def test_bad_fallbacks_get_one_line():
+    with pytest.raises(AgentError, match="not one of .*baiter"):
+        Fallback("uniform")
+    with pytest.raises(AgentError, match="threshold_challenger.*not one of|not one of"):
+        Fallback("threshold_challenger")
+    with pytest.raises(AgentError, match="whole number"):
+        Fallback("baiter", -1)
+    assert parse_fallback("none") is None
+    assert parse_fallback("counter:visits=50,turn_visits=9") == Fallback("counter", 50, 9)
+    with pytest.raises(AgentError, match="unknown fallback option 'visit'"):
+        parse_fallback("counter:visit=5")
+    with pytest.raises(AgentError, match="not a whole number"):
+        parse_fallback("counter:visits=many")
+    result = CliRunner().invoke(cli, ["tournament", "baiter", "honest", "--fallback", "bogus",
+                                      "--rounds", "10"])
+    assert result.exit_code == 2 and "fallback player 'bogus'" in result.output
+    assert "Traceback" not in result.output
