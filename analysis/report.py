@@ -236,7 +236,8 @@ GLOSSARY = {
                        "bound on exploitability; gain_lo, gain_hi its 95% interval",
     "learned, thin, unlearned (coverage)": "share of decisions whose table entry had at "
                                            "least the run's fine_visits updates, fewer, "
-                                           "or no entry (played uniformly)",
+                                           "or no entry (played by the fallback "
+                                           "player's rules, or uniformly without one)",
 }
 
 TABLE_TITLES = {
@@ -652,6 +653,10 @@ def _caveat(metadata: dict, strength: dict | None = None) -> str:
     bound = strength["exploitability_lower_bound"]
     half = strength.get("exploitability_lower_bound_half_width", 0.0)
     worst = {o["opponent"]: o for o in strength["opponents"]}
+    fallback = strength.get("fallback")
+    if isinstance(fallback, dict) and fallback.get("player"):
+        text += (f"It plays its table where the table has learned and the "
+                 f"{fallback['player']}'s rules elsewhere (docs/mccfr.md). ")
     text += (f"The strongest of {len(worst)} opponents measured against it, "
              f"{strength['strongest']}, gains {bound:+.3f} ± {half:.3f} a round "
              f"(seat-averaged, 95%): its exploitability is at least that. ")

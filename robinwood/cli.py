@@ -712,7 +712,7 @@ def exploit(run_dir, minutes, iterations, rounds, lbr_rounds, seed, as_json, fal
 def _fallback_words(agent) -> str:
     if agent.fallback is None:
         return "unlearned decisions are played uniformly"
-    return f"thin and unlearned decisions are played by {agent.fallback.describe()}"
+    return f"thin and unlearned decisions are played by the {agent.fallback.player}'s rules"
 
 
 @cli.command()

@@ -51,6 +51,8 @@ class StrengthReport:
     rounds: int
     opponents: list[Opponent]
     coverage: dict[str, pd.DataFrame]   # "self-play" and each bot -> coverage_frame
+    fallback: dict | None = None        # the Fallback's fields: who moves where the
+                                        # table has not learned (None: uniform play)
 
     def table(self) -> pd.DataFrame:
         """One row per opponent, strongest first."""
@@ -68,7 +70,8 @@ class StrengthReport:
 
     def to_json(self) -> dict:
         best = self.strongest
-        return {"strategy": self.strategy, "variant": self.variant, "rounds": self.rounds,
+        return {"strategy": self.strategy, "fallback": self.fallback,
+                "variant": self.variant, "rounds": self.rounds,
                 "exploitability_lower_bound": best.gain,
                 "exploitability_lower_bound_half_width": best.half_width,
                 "strongest": best.name,
@@ -120,4 +123,6 @@ def measure(strategy: Agent, *, rounds: int = 20_000, seed: int = 0,
                                   report.gain, report.half_width,
                                   f"{lbr_rounds:,} rounds a seat, {report.particles} "
                                   f"particles, {regenerations} belief regenerations"))
-    return StrengthReport(strategy.name, str(variant), rounds, opponents, coverage)
+    fallback = (dataclasses.asdict(strategy.fallback) if strategy.fallback is not None
+                else None)
+    return StrengthReport(strategy.name, str(variant), rounds, opponents, coverage, fallback)
