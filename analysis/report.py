@@ -267,7 +267,7 @@ TABLE_TITLES = {
                "strategy (robinwood exploit on the run and its snapshots)",
     "coverage": "Coverage: self-play decisions on trained table entries",
     "search": "With play-time search: its seat-averaged payoff against each opponent, "
-              "beside the table alone (robinwood search), worst first",
+              "beside the strategy without search (robinwood search), worst first",
 }
 MAIN_TABLES = ("outcomes", "match", "peek_summary", "forced_lies", "bluff_rates",
                "challenge_rates", "power_use", "unmasking", "traitor")
@@ -590,7 +590,8 @@ def _search_note(data: dict | None) -> str:
     worst = min(rows, key=lambda r: r["search"])
     return (f"Played with play-time search (`robinwood search`, docs/search.md) it beats "
             f"{beaten} of {len(rows)} opponents with 95% confidence and is better than the "
-            f"table alone against {better}; its worst opponent is {worst['opponent']} "
+            f"strategy without search against {better}; its worst opponent is "
+            f"{worst['opponent']} "
             f"({worst['search']:+.3f} a round). ")
 
 

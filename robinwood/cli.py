@@ -736,7 +736,8 @@ def search(run_dir, opponents, rounds, blueprint_rounds, particles, rollouts, ki
            as_json, fallback):
     """The Monte Carlo CFR strategy in RUN_DIR with play-time search (docs/search.md)
     against every bot and league player and against its own table ("blueprint"), or
-    against OPPONENTS; beside it the table alone. Writes RUN_DIR/search.json."""
+    against OPPONENTS; beside it the blueprint without search (the table with its
+    --fallback rules). Writes RUN_DIR/search.json."""
     from pathlib import Path
 
     import pandas as pd
@@ -772,8 +773,9 @@ def search(run_dir, opponents, rounds, blueprint_rounds, particles, rollouts, ki
     if as_json:
         click.echo(json.dumps(data, indent=2))
         return
-    click.echo(f"{searcher.name} (search: {rounds:,} rounds a seat) and its table alone "
-               f"(blueprint: {blueprint_rounds:,}): seat-averaged payoffs, 95% intervals")
+    click.echo(f"{searcher.name} (search: {rounds:,} rounds a seat) and its blueprint "
+               f"without search ({blueprint_rounds:,}): seat-averaged payoffs, 95% "
+               f"intervals")
     with pd.option_context("display.width", 140, "display.max_columns", 20,
                            "display.float_format", "{:+.3f}".format):
         click.echo(frame[["search", "search_lo", "search_hi", "blueprint", "blueprint_lo",

@@ -307,6 +307,9 @@ def test_cli_exploit_reports_every_opponent_and_their_maximum(tmp_path, rspx4_tr
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     assert json.loads((tmp_path / "strength.json").read_text()) == report
+    # the strategy measured is the run's as every command plays it: its table, and the
+    # baiter's rules where the table has not learned
+    assert report["fallback"] == {"player": "baiter", "visits": None, "turn_visits": None}
     gains = {o["opponent"]: o["gain"] for o in report["opponents"]}
     assert {"uniform", "honest", "paranoid", "heuristic", "exploiter",
             "local best response"} <= set(gains)

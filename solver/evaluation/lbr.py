@@ -30,7 +30,7 @@ from solver.players import kernels as ka
 from solver.search import kernels as kl
 from solver.search.searcher import mean_and_half_width as _mean_and_half_width
 from solver.search.settings import config_array, max_steps as _max_steps
-from solver.players.agents import BOTS, Agent, AgentError, bot, seated
+from solver.players.agents import BOT_NAMES, Agent, AgentError, bot, seated
 
 DEFAULT_PARTICLES = 128
 DEFAULT_ROLLOUTS = 24
@@ -135,9 +135,10 @@ def _positive(name: str, value) -> int:
 
 
 def _continuation(name: str, seat: int):
-    """The continuation bot as the LBR seat's player."""
-    if name not in BOTS:
-        raise AgentError(f"unknown continuation {name!r}: choose one of {', '.join(BOTS)}")
+    """The continuation (a bot or league player) as the LBR seat's player."""
+    if name not in BOT_NAMES:
+        raise AgentError(f"unknown continuation {name!r}: choose one of "
+                         f"{', '.join(BOT_NAMES)}")
     return bot(name).player(seat)
 
 
