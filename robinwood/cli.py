@@ -546,6 +546,19 @@ class FallbackType(click.ParamType):
             self.fail(str(e), param, ctx)
 
 
+def _player_names(text: str, param) -> tuple[str, ...]:
+    """A comma-separated list of bot and league player names, each checked."""
+    from solver.players.agents import BOT_NAMES
+
+    names = tuple(filter(None, (name.strip() for name in text.split(","))))
+    unknown = [name for name in names if name not in BOT_NAMES]
+    if not names or unknown:
+        raise click.BadParameter(f"{', '.join(unknown) or 'nothing'} is not a bot or "
+                                 f"league player: choose from {', '.join(BOT_NAMES)}",
+                                 param=param)
+    return names
+
+
 def fallback_option(fn):
     """The rules a Monte Carlo CFR table plays where it has not learned."""
     return click.option(
@@ -656,11 +669,16 @@ def league(agent, opponents, variant_text, rounds, seed, as_json, fallback, **pa
               show_default=True,
               help="Rounds per seat for the local best response (docs/lbr.md); 0 skips "
                    "it.")
+@click.option("--lbr-continuations", default="heuristic,baiter,counter", show_default=True,
+              callback=lambda ctx, param, value: _player_names(value, param),
+              help="The local best response runs once for each of these players as its "
+                   "continuation (bots or league players, comma-separated).")
 @click.option("--seed", type=click.IntRange(0, 2**32 - 3), default=0, show_default=True,
               help="Random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @fallback_option
-def exploit(run_dir, minutes, iterations, rounds, lbr_rounds, seed, as_json, fallback):
+def exploit(run_dir, minutes, iterations, rounds, lbr_rounds, lbr_continuations, seed,
+            as_json, fallback):
     """How exploitable the Monte Carlo CFR strategy in RUN_DIR is at least: every
     baseline bot and league player against it, the local best response, and a trained
     exploiter when given a budget. Prints each opponent's seat-averaged gain with its 95% interval, their
@@ -685,7 +703,8 @@ def exploit(run_dir, minutes, iterations, rounds, lbr_rounds, seed, as_json, fal
 
     report = measure(strategy, rounds=rounds, seed=seed,
                      exploiter_seconds=minutes * 60 if minutes else None,
-                     exploiter_iterations=iterations, lbr_rounds=lbr_rounds, say=say)
+                     exploiter_iterations=iterations, lbr_rounds=lbr_rounds,
+                     lbr_continuations=lbr_continuations, say=say)
     data = report.to_json()
     atomic_write_bytes(Path(run_dir) / "strength.json", json.dumps(data, indent=2).encode())
     if as_json:

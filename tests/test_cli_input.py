@@ -56,6 +56,8 @@ BAD = [
     (["exploit", "nowhere", "--iterations", "-5"], ["'--iterations'", "-5", "1<=x<="]),
     (["exploit", "nowhere", "--iterations", "5", "--minutes", "1"],
      ["--minutes or --iterations"]),
+    (["exploit", "nowhere", "--lbr-continuations", "heuristic,grumpy"],
+     ["'--lbr-continuations'", "grumpy", "baiter"]),
     (["exploit", "nowhere", "--fallback", "grumpy"], ["'--fallback'", "'grumpy'", "baiter"]),
     (["search", "nowhere", "--fallback", "counter:visits=-3"], ["'--fallback'", "visits=-3",
                                                                 "whole number"]),

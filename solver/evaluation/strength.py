@@ -86,13 +86,21 @@ def _half(result) -> float:
     return math.sqrt(halves[0] ** 2 + halves[1] ** 2) / 2
 
 
+# The local best response's continuations that `measure` tries: the heuristic bot (the
+# LBR's default) and the two league players after which it gained most on the 37k table
+# with its fallback rules (docs/mccfr.md).
+LBR_CONTINUATIONS = ("heuristic", "baiter", "counter")
+
+
 def measure(strategy: Agent, *, rounds: int = 20_000, seed: int = 0,
             exploiter_seconds: float | None = None, exploiter_iterations: int | None = None,
-            lbr_rounds: int = 0,
+            lbr_rounds: int = 0, lbr_continuations: tuple[str, ...] = LBR_CONTINUATIONS,
             say: Callable[[str], None] | None = None) -> StrengthReport:
     """Every opponent against `strategy` (a table agent) on its variant, `rounds` rounds
     in each seat; the exploiter trains for the given budget (skipped without one) and
-    the local best response plays `lbr_rounds` rounds a seat (skipped at 0)."""
+    the local best response plays `lbr_rounds` rounds a seat (skipped at 0) once for
+    each continuation in `lbr_continuations` (the player its seat becomes after the
+    lookahead step: the LBR is as strong as its continuation allows, docs/lbr.md)."""
     say = say or (lambda text: None)
     variant = strategy.variant
     self_play = head_to_head(variant, strategy, strategy, rounds=rounds, seed=seed)
@@ -115,12 +123,14 @@ def measure(strategy: Agent, *, rounds: int = 20_000, seed: int = 0,
         traversals = int(np.mean([s.iterations for s in report.seats]))
         opponents.append(Opponent("exploiter", "exploiter", report.gain, report.half_width,
                                   f"{traversals:,} traversals a seat"))
-    if lbr_rounds:
-        say(f"local best response in each seat ({lbr_rounds:,} rounds a seat)")
-        report = local_best_response(strategy, rounds=lbr_rounds, seed=seed + 3)
+    for continuation in (lbr_continuations if lbr_rounds else ()):
+        say(f"local best response in each seat, continuing as {continuation} "
+            f"({lbr_rounds:,} rounds a seat)")
+        report = local_best_response(strategy, rounds=lbr_rounds, seed=seed + 3,
+                                     continuation=continuation)
         regenerations = report.to_json()["counters"]["regenerations"]
-        opponents.append(Opponent("local best response", "local best response",
-                                  report.gain, report.half_width,
+        opponents.append(Opponent(f"local best response ({continuation})",
+                                  "local best response", report.gain, report.half_width,
                                   f"{lbr_rounds:,} rounds a seat, {report.particles} "
                                   f"particles, {regenerations} belief regenerations"))
     fallback = (dataclasses.asdict(strategy.fallback) if strategy.fallback is not None
