@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pyspiel
 
+from game_def import kernels as k
 from solver.store import StrategyFileError, read_metadata
 
 
@@ -27,6 +28,8 @@ class Decision:
     value: float | None                    # exact runs: seat 0's expected payoff from here
     visits: int | None                     # MCCFR runs: training visits of the entry
     entry: int | None                      # MCCFR runs: table entry (-1: never trained)
+    played_by: str | None = None           # MCCFR runs: "table", a fallback player's
+                                           # name (its rules moved) or "uniform"
 
 
 class ExploredRun:
@@ -84,10 +87,17 @@ class ExploredRun:
                 s = self.values.situation(state.history())
                 av, sv, reach, sreach, value = (s.action_values, s.strategy_value, s.reach,
                                                 s.situation_reach, s.value)
+            played_by = None
             if self.lookup is not None:
                 entry = self.lookup.entry(state)
                 visits = self.lookup.visit_count(state)
-        return Decision(mover, probs, av, sv, reach, sreach, value, visits, entry)
+                agent = self.policy.agent
+                phase = int(state.core_state[k.S_PHASE])
+                if agent.rules_move(mover, phase, entry):
+                    played_by = agent.fallback.player
+                else:
+                    played_by = "table" if entry >= 0 else "uniform"
+        return Decision(mover, probs, av, sv, reach, sreach, value, visits, entry, played_by)
 
     def situation_value(self, state: pyspiel.State) -> float | None:
         """Seat 0's expected payoff from `state` on (exact runs), else None."""

@@ -244,6 +244,11 @@ def test_mccfr_runs_show_the_tables_probabilities_and_visits_or_na(mccfr_run, mc
                 with np.load(run_dir / "table.npz") as data:
                     trained = data[f"seat{state.current_player()}_visits"]
                 assert d["visits"] == (trained[e] if e >= 0 else 0) > 0
+            # who moved: the table where the entry has the run's learned threshold
+            # of updates, the baiter's rules (the default fallback) where it has fewer
+            threshold = load_table_agent(run_dir).min_visits
+            learned = d["entry"] >= 0 and d["visits"] >= threshold
+            assert d["played_by"] == ("table" if learned else "baiter"), (d, threshold)
 
 
 def test_the_designer_chooses_the_deputys_shuffle_and_the_deal_follows_it(client):

@@ -209,7 +209,11 @@ function renderDecision(v) {
   } else {
     fact("training visits of this situation", d.visits === null ? "n/a (not recorded by this run)" : d.visits.toLocaleString(),
          "How often Monte Carlo CFR visited this abstract situation: how much the strategy learned here");
-    fact("table entry", d.entry === null || d.entry < 0 ? "none (played uniformly)" : d.entry);
+    fact("table entry", d.entry === null || d.entry < 0 ? "none" : d.entry);
+    const by = d.played_by;
+    fact("played by", by === "table" ? "the table" : by === "uniform" ? "uniform play (no entry)"
+         : by ? `the ${by}'s rules (the table has not learned here)` : "n/a",
+         "Where the table has fewer than the run's fine_visits updates, a league player's rules move (docs/mccfr.md)");
   }
   fact("what the mover knows", el("span", {class: "info"}, d.info_state));
   box.append(facts);

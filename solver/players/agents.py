@@ -84,9 +84,6 @@ class Fallback:
                 raise AgentError(f"fallback {name}={value!r} must be a whole number of "
                                  f"training updates, 0 or more")
 
-    def describe(self) -> str:
-        return f"{self.player}'s rules where the table has not learned"
-
 
 # What a run's strategy plays by default: the table where it has learned, the baiter's
 # rules elsewhere (measured in docs/mccfr.md).
@@ -134,6 +131,16 @@ class Agent:
         if self.visit_counts is None:
             return np.zeros(max(len(self.tables[seat][1]), 1), dtype=np.int64)
         return self.visit_counts[seat]
+
+    def rules_move(self, seat: int, phase: int, entry: int) -> bool:
+        """Whether the fallback's rules, not the table, move at a decision of core phase
+        `phase` whose table entry in `seat` is `entry` (-1: none): the test of
+        solver.players._kernels._agent_probs on this agent's parameters."""
+        if self.fallback is None:
+            return False
+        claims = phase in (k.PH_AFTER_PEEK, k.PH_RESPOND)
+        below = self.params[ka.P_FALLBACK_VISITS_CLAIMS if claims else ka.P_FALLBACK_VISITS]
+        return entry < 0 or self.visits(seat)[entry] < below
 
     def player(self, seat: int) -> ka.Player:
         """The agent in `seat` as the kernels take it (solver.players.kernels.Player),
