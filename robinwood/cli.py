@@ -559,10 +559,15 @@ def _player_names(text: str, param) -> tuple[str, ...]:
     return names
 
 
+# solver.players.agents.DEFAULT_FALLBACK in its --fallback form (not imported here, so
+# that the CLI starts without loading the kernels; tests/test_fallback.py checks it)
+DEFAULT_FALLBACK_TEXT = "baiter"
+
+
 def fallback_option(fn):
     """The rules a Monte Carlo CFR table plays where it has not learned."""
     return click.option(
-        "--fallback", type=FallbackType(), default="baiter", show_default=True,
+        "--fallback", type=FallbackType(), default=DEFAULT_FALLBACK_TEXT, show_default=True,
         help="Where a Monte Carlo CFR table has not learned (an entry with fewer updates "
              "than its fine_visits, or none), this league player's rules move instead; "
              "'none' plays the table alone (uniform where it has no entry); "

@@ -16,11 +16,11 @@ from click.testing import CliRunner
 
 import game_def
 from game_def import _core as k
-from robinwood.cli import cli
+from robinwood.cli import DEFAULT_FALLBACK_TEXT, cli
 from solver.mccfr import _abstraction as ab
 from solver.players import _kernels as ka
-from solver.players.agents import (AgentError, AgentPolicy, Fallback, bot, parse_fallback,
-                                   table_agent)
+from solver.players.agents import (DEFAULT_FALLBACK, AgentError, AgentPolicy, Fallback, bot,
+                                   parse_fallback, table_agent)
 from solver.evaluation.tournament import head_to_head
 
 VARIANT = game_def.parse("rspx:max_turns=3")
@@ -152,6 +152,9 @@ def test_bad_fallbacks_get_one_line():
     with pytest.raises(AgentError, match="whole number"):
         Fallback("baiter", -1)
     assert parse_fallback("none") is None
+    for fallback in (Fallback(), Fallback("counter", 5), Fallback("tempo", None, 7)):
+        assert parse_fallback(str(fallback)) == fallback
+    assert parse_fallback(DEFAULT_FALLBACK_TEXT) == DEFAULT_FALLBACK   # the CLI's default
     assert parse_fallback("counter:visits=50,turn_visits=9") == Fallback("counter", 50, 9)
     with pytest.raises(AgentError, match="unknown fallback option 'visit'"):
         parse_fallback("counter:visit=5")

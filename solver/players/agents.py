@@ -85,6 +85,13 @@ class Fallback:
                                  f"training updates, 0 or more")
 
 
+    def __str__(self) -> str:
+        """The --fallback form, which parse_fallback reads back."""
+        opts = ",".join(f"{name}={getattr(self, name)}" for name in ("visits", "turn_visits")
+                        if getattr(self, name) is not None)
+        return f"{self.player}:{opts}" if opts else self.player
+
+
 # What a run's strategy plays by default: the table where it has learned, the baiter's
 # rules elsewhere (measured in docs/mccfr.md).
 DEFAULT_FALLBACK = Fallback()
