@@ -561,7 +561,7 @@ def _player_names(text: str, param) -> tuple[str, ...]:
 
 # solver.players.agents.DEFAULT_FALLBACK in its --fallback form (not imported here, so
 # that the CLI starts without loading the kernels; tests/test_fallback.py checks it)
-DEFAULT_FALLBACK_TEXT = "baiter"
+DEFAULT_FALLBACK_TEXT = "baiter:turn_visits=1000"
 
 
 def fallback_option(fn):
@@ -569,7 +569,8 @@ def fallback_option(fn):
     return click.option(
         "--fallback", type=FallbackType(), default=DEFAULT_FALLBACK_TEXT, show_default=True,
         help="Where a Monte Carlo CFR table has not learned (an entry with fewer updates "
-             "than its fine_visits, or none), this league player's rules move instead; "
+             "than its fine_visits, 1,000 at turns and powers by default, or none), this "
+             "league player's rules move instead; "
              "'none' plays the table alone (uniform where it has no entry); "
              "'counter:visits=50,turn_visits=500' sets the thresholds (docs/mccfr.md)."
     )(fn)

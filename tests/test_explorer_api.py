@@ -245,8 +245,11 @@ def test_mccfr_runs_show_the_tables_probabilities_and_visits_or_na(mccfr_run, mc
                     trained = data[f"seat{state.current_player()}_visits"]
                 assert d["visits"] == (trained[e] if e >= 0 else 0) > 0
             # who moved: the table where the entry has the run's learned threshold
-            # of updates, the baiter's rules (the default fallback) where it has fewer
-            threshold = load_table_agent(run_dir).min_visits
+            # of updates (1,000 at a turn or a power), the baiter's rules (the default
+            # fallback) where it has fewer
+            claims = state.core_state[game_def.kernels.S_PHASE] in (
+                game_def.kernels.PH_AFTER_PEEK, game_def.kernels.PH_RESPOND)
+            threshold = load_table_agent(run_dir).min_visits if claims else 1000
             learned = d["entry"] >= 0 and d["visits"] >= threshold
             assert d["played_by"] == ("table" if learned else "baiter"), (d, threshold)
 

@@ -309,7 +309,7 @@ def test_cli_exploit_reports_every_opponent_and_their_maximum(tmp_path, rspx4_tr
     assert json.loads((tmp_path / "strength.json").read_text()) == report
     # the strategy measured is the run's as every command plays it: its table, and the
     # baiter's rules where the table has not learned
-    assert report["fallback"] == {"player": "baiter", "visits": None, "turn_visits": None}
+    assert report["fallback"] == {"player": "baiter", "visits": None, "turn_visits": 1000}
     gains = {o["opponent"]: o["gain"] for o in report["opponents"]}
     assert {"uniform", "honest", "paranoid", "heuristic", "exploiter",
             "local best response (heuristic)", "local best response (baiter)",

@@ -92,9 +92,10 @@ class Fallback:
         return f"{self.player}:{opts}" if opts else self.player
 
 
-# What a run's strategy plays by default: the table where it has learned, the baiter's
-# rules elsewhere (measured in docs/mccfr.md).
-DEFAULT_FALLBACK = Fallback()
+# What a run's strategy plays by default: the table where it has learned (at a turn or
+# power decision, 1,000 updates), the baiter's rules elsewhere: of the settings measured
+# (docs/mccfr.md), the one the strongest local best response gained least against.
+DEFAULT_FALLBACK = Fallback("baiter", turn_visits=1000)
 
 
 def parse_fallback(text: str) -> Fallback | None:
