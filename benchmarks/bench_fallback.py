@@ -6,7 +6,8 @@ For each setting (a --fallback value of the CLI: `none`, a league player, or
 `player:visits=N,turn_visits=M`) it prints the strategy's seat-averaged payoff against
 each of the eleven players, the worst of them with its 95% interval, and the gain of the
 local best response with each continuation asked for, with its interval; the same seeds
-for every setting, so the rows differ by the setting only. Writes benchmarks/results/bench_fallback_<run>.txt.
+for every setting, so the rows differ by the setting only. Writes benchmarks/results/bench_fallback_<run>[_<continuations>].txt
+(the suffix when the continuations are other than the heuristic bot alone).
 
     .venv/bin/python benchmarks/bench_fallback.py runs/standard-sure-37k \\
         --rounds 4000 --lbr-rounds 1000 --lbr-continuations heuristic,baiter --seed 1 \\
@@ -70,7 +71,8 @@ def main() -> None:
                      f"{row['value_hi']:+.3f}] | " + " | ".join(lbr) +
                      f" | {time.perf_counter() - start:.0f} |")
         print(lines[-1], flush=True)
-    _write(f"bench_fallback_{args.run.name}.txt", lines)
+    suffix = "" if continuations == ["heuristic"] else "_" + "_".join(continuations)
+    _write(f"bench_fallback_{args.run.name}{suffix}.txt", lines)
 
 
 if __name__ == "__main__":
