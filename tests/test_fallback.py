@@ -17,37 +17,13 @@ from click.testing import CliRunner
 import game_def
 from game_def import _core as k
 from robinwood.cli import DEFAULT_FALLBACK_TEXT, cli
-from solver.mccfr import _abstraction as ab
-from solver.players import _kernels as ka
 from solver.players.agents import (DEFAULT_FALLBACK, AgentError, AgentPolicy, Fallback, bot,
                                    parse_fallback, table_agent)
 from solver.evaluation.tournament import head_to_head
+from decision_keys import decisions_with_fine_keys
 
 VARIANT = game_def.parse("rspx:max_turns=3")
 CLAIMS = (k.PH_AFTER_PEEK, k.PH_RESPOND)
-
-
-def _decisions(variant):
-    """Every decision state of the exact tree with its seat's fine key and abstract
-    action count."""
-    rules = game_def.core.rules_array(variant)
-    scratch = np.zeros((ab.SCRATCH_ROWS, k.MAX_LEGAL), np.int64)
-    legal = np.zeros(k.MAX_LEGAL, np.int64)
-    abst = np.zeros(k.MAX_LEGAL, np.int64)
-    stack = [game_def.load_game(variant).new_initial_state()]
-    while stack:
-        state = stack.pop()
-        if state.is_terminal():
-            continue
-        if state.is_chance_node():
-            stack += [state.child(a) for a, _ in state.chance_outcomes()]
-            continue
-        _, know = ka._replay(rules, np.array(state.history(), dtype=np.int64))
-        m = k._legal_actions(state.core_state, rules, legal)
-        fine, _, count = ab._decision_keys(state.core_state, rules, know,
-                                           state.current_player(), legal, m, scratch, abst)
-        yield state, int(fine), int(count)
-        stack += [state.child(a) for a in state.legal_actions()]
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +31,7 @@ def built():
     """A table over the fine keys of the tree (a key in five has no entry), random
     probabilities, visits drawn from 0-19; the decisions, in the tree's order."""
     rng = np.random.default_rng(7)
-    decisions = list(_decisions(VARIANT))
+    decisions = list(decisions_with_fine_keys(VARIANT))
     entries = [{}, {}]   # seat -> fine key -> (abstract actions, visits)
     for state, key, count in decisions:
         seat = state.current_player()

@@ -348,29 +348,11 @@ def test_coverage_counts_each_decision_by_the_entry_it_lands_on():
     decisions, thin (one fewer) after a peek, and none for respond decisions. Every
     table decision of a tournament must then land in exactly its class."""
     from game_def import _core as k
-    from solver.mccfr import _abstraction as ab
+    from decision_keys import decisions_with_fine_keys
 
-    rules = game_def.core.rules_array(RSPX2)
     entries = [{}, {}]                    # seat -> fine key -> (phase, abstract actions)
-    scratch = np.zeros((ab.SCRATCH_ROWS, k.MAX_LEGAL), np.int64)
-    legal = np.zeros(k.MAX_LEGAL, np.int64)
-    abst = np.zeros(k.MAX_LEGAL, np.int64)
-    game = game_def.load_game(RSPX2)
-    stack = [game.new_initial_state()]
-    while stack:
-        state = stack.pop()
-        if state.is_terminal():
-            continue
-        if state.is_chance_node():
-            stack += [state.child(a) for a, _ in state.chance_outcomes()]
-            continue
-        seat = state.current_player()
-        know = _knowledge(rules, state.history())
-        m = k._legal_actions(state.core_state, rules, legal)
-        fine, _, count = ab._decision_keys(state.core_state, rules, know, seat, legal, m,
-                                           scratch, abst)
-        entries[seat][int(fine)] = (int(state.core_state[k.S_PHASE]), int(count))
-        stack += [state.child(a) for a in state.legal_actions()]
+    for state, fine, count in decisions_with_fine_keys(RSPX2):
+        entries[state.current_player()][fine] = (int(state.core_state[k.S_PHASE]), count)
     threshold = 10
     tables, visits = [], []
     for seat in (0, 1):
@@ -389,10 +371,3 @@ def test_coverage_counts_each_decision_by_the_entry_it_lands_on():
     assert cov.loc["respond", "unlearned"] == 1.0
     assert cov.loc["turn", "decisions"] > 3000 and cov.loc["respond", "decisions"] > 100
     assert result.coverage[1].sum() == 0            # the bot has no table
-
-
-def _knowledge(rules, history):
-    from solver.players import _kernels as ka
-
-    _, know = ka._replay(rules, np.array(history, dtype=np.int64))
-    return know

@@ -105,17 +105,28 @@ def parse_fallback(text: str) -> Fallback | None:
         if opts:
             raise AgentError(f"--fallback none takes no options, got {text!r}")
         return None
+    return Fallback(name, **_options(opts, text, "fallback", ("visits", "turn_visits"),
+                                     int, "a whole number"))
+
+
+def _options(opts: str, spec: str, what: str, allowed, convert, noun: str) -> dict:
+    """`key=value,...` options of `spec` (a bot or a fallback): each key one of `allowed`,
+    given once, its value read by `convert` (a clear error naming `noun` otherwise)."""
     kwargs = {}
     for item in filter(None, opts.split(",")):
         key, _, value = item.partition("=")
-        if key not in ("visits", "turn_visits"):
-            raise AgentError(f"unknown fallback option {key!r} in {text!r}: use visits= or "
-                             f"turn_visits=")
+        if key not in allowed:
+            hint = (f"use {' or '.join(o + '=' for o in allowed)}" if allowed
+                    else f"{spec.partition(':')[0]} takes no options")
+            raise AgentError(f"unknown {what} option {key!r} in {spec!r}: {hint}")
+        if key in kwargs:
+            raise AgentError(f"{what} option {key!r} is given twice in {spec!r}; give it "
+                             f"once")
         try:
-            kwargs[key] = int(value)
+            kwargs[key] = convert(value)
         except ValueError:
-            raise AgentError(f"{key}={value!r} in {text!r} is not a whole number") from None
-    return Fallback(name, **kwargs)
+            raise AgentError(f"{key}={value!r} in {spec!r} is not {noun}") from None
+    return kwargs
 
 
 @dataclasses.dataclass
@@ -256,22 +267,8 @@ def load_agent(spec: str, fallback: Fallback | None = DEFAULT_FALLBACK) -> Agent
                          f"run directory")
     name, _, opts = spec.partition(":")
     if name in _BOT_KIND:
-        allowed = _BOT_OPTIONS.get(name, ())
-        kwargs = {}
-        for item in filter(None, opts.split(",")):
-            key, _, value = item.partition("=")
-            if key not in allowed:
-                hint = (f"use {' or '.join(o + '=' for o in allowed)}" if allowed
-                        else f"{name} takes no options")
-                raise AgentError(f"unknown bot option {key!r} in {spec!r}: {hint}")
-            if key in kwargs:
-                raise AgentError(f"bot option {key!r} is given twice in {spec!r}; give it "
-                                 f"once")
-            try:
-                kwargs[key] = float(value)
-            except ValueError:
-                raise AgentError(f"{key}={value!r} in {spec!r} is not a number") from None
-        return bot(name, **kwargs)
+        return bot(name, **_options(opts, spec, "bot", _BOT_OPTIONS.get(name, ()), float,
+                                    "a number"))
     path = Path(spec)
     if not path.is_dir():
         raise AgentError(f"{spec!r} is neither a bot ({', '.join(BOT_NAMES)}) nor a run "
