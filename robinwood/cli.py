@@ -547,15 +547,16 @@ class FallbackType(click.ParamType):
 
 
 def _player_names(text: str, param) -> tuple[str, ...]:
-    """A comma-separated list of bot and league player names, each checked."""
+    """A comma-separated list of the local best response's continuations: bot and
+    league player names, or `self` (the strategy itself), each checked."""
     from solver.players.agents import BOT_NAMES
 
     names = tuple(filter(None, (name.strip() for name in text.split(","))))
-    unknown = [name for name in names if name not in BOT_NAMES]
+    unknown = [name for name in names if name not in BOT_NAMES + ("self",)]
     if not names or unknown:
         raise click.BadParameter(f"{', '.join(unknown) or 'nothing'} is not a bot or "
-                                 f"league player: choose from {', '.join(BOT_NAMES)}",
-                                 param=param)
+                                 f"league player: choose from {', '.join(BOT_NAMES)}, "
+                                 f"or self (the strategy itself)", param=param)
     return names
 
 
@@ -678,7 +679,8 @@ def league(agent, opponents, variant_text, rounds, seed, as_json, fallback, **pa
 @click.option("--lbr-continuations", default="heuristic,baiter,counter", show_default=True,
               callback=lambda ctx, param, value: _player_names(value, param),
               help="The local best response runs once for each of these players as its "
-                   "continuation (bots or league players, comma-separated).")
+                   "continuation (bots or league players, or self: the strategy itself; "
+                   "comma-separated).")
 @click.option("--seed", type=click.IntRange(0, 2**32 - 3), default=0, show_default=True,
               help="Random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
@@ -732,6 +734,40 @@ def exploit(run_dir, minutes, iterations, rounds, lbr_rounds, lbr_continuations,
     click.echo(f"lower bound on exploitability: {best.gain:+.4f} +/- {best.half_width:.4f} "
                f"(95%), by {best.name} ({best.method}); {report.unlearned_self_play:.2%} of "
                f"self-play decisions found no table entry")
+
+
+@cli.command()
+@click.argument("run_dir", type=click.Path(file_okay=False))
+@click.option("--continuation", default="baiter", show_default=True,
+              callback=lambda ctx, param, value: _player_names(value, param)[0],
+              help="The bot or league player (or self: the strategy itself) the local "
+                   "best response plays wherever it does not look ahead.")
+@click.option("--rounds", type=COUNT, default=1000, show_default=True,
+              help="Rounds per seat for each row.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@fallback_option
+def leaks(run_dir, continuation, rounds, seed, as_json, fallback):
+    """Where the Monte Carlo CFR strategy in RUN_DIR can be exploited: the local best
+    response's gain when it looks ahead at one kind of decision only (turn, after_peek,
+    respond, power) and plays its continuation elsewhere, beside the continuation alone
+    and the full local best response (docs/lbr.md, "Where a strategy leaks")."""
+    import pandas as pd
+
+    from solver.evaluation.lbr import leaks as find_leaks
+    from solver.players.agents import load_table_agent
+
+    strategy = load_table_agent(run_dir, fallback)
+    frame = find_leaks(strategy, continuation=continuation, rounds=rounds, seed=seed)
+    if as_json:
+        click.echo(json.dumps({**frame.attrs, "rows": frame.reset_index().to_dict(
+            orient="records")}, indent=2))
+        return
+    click.echo(f"local best response against {strategy.name}, continuing as "
+               f"{continuation} ({rounds:,} rounds a seat per row; gain: its seat-averaged "
+               f"payoff, 95% half-width; added: beyond the continuation alone):")
+    with pd.option_context("display.width", 140, "display.float_format", "{:+.3f}".format):
+        click.echo(frame[["gain", "half_width", "added", "decisions"]].to_string())
 
 
 def _fallback_words(agent) -> str:

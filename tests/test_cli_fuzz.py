@@ -217,6 +217,7 @@ def bases(runs, tmp_path):
                    "league"),
         "exploit": (["exploit", str(runs / "mccfr"), "--rounds", "10", "--lbr-rounds", "0"],
                     "exploit"),
+        "leaks": (["leaks", str(runs / "mccfr"), "--rounds", "2"], "leaks"),
         "report": (["report", str(runs / "exact"), "--out", out], "report"),
         "stats": (["stats", str(runs / "exact")], "stats"),
         "sweep": (["sweep", "--grid", "strikes=1,2", "--base", "rspx:max_turns=2",
@@ -227,8 +228,8 @@ def bases(runs, tmp_path):
 
 
 # `stats` takes no option but --json: its run directory is checked by test_cli_input.
-COMMANDS = ["simulate", "solve", "solve-mccfr", "tournament", "league", "exploit", "report",
-            "sweep", "explore", "play"]
+COMMANDS = ["simulate", "solve", "solve-mccfr", "tournament", "league", "exploit", "leaks",
+            "report", "sweep", "explore", "play"]
 
 
 @pytest.mark.parametrize("name", COMMANDS)

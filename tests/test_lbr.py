@@ -5,6 +5,7 @@ on reduced decks (solver.evaluation.abstraction_cost), reproducibility and bad i
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pytest
@@ -15,7 +16,8 @@ from game_def import _core as k
 from robinwood.cli import cli
 from solver.evaluation.abstraction_cost import exact_evaluation
 from solver.players.agents import AgentError, AgentPolicy, bot, load_agent
-from solver.evaluation.lbr import belief_posterior, local_best_response
+from solver.evaluation.lbr import belief_posterior, leaks, local_best_response
+from solver.evaluation.tournament import head_to_head
 from solver.exact.robinwood_tree import build_robinwood_tree
 
 RSPX3 = game_def.parse("rspx:max_turns=3")
@@ -130,18 +132,25 @@ def test_the_belief_matches_the_exact_posterior():
 
 # ----- the gain against exact exploitability ------------------------------------------------
 @pytest.fixture(scope="module")
-def mccfr_tables(tmp_path_factory):
-    """Small Monte Carlo CFR strategies trained through the CLI (400 iterations)."""
+def mccfr_runs(tmp_path_factory):
+    """Small Monte Carlo CFR runs trained through the CLI (400 iterations): variant ->
+    run directory."""
     runner = CliRunner()
-    agents = {}
+    runs = {}
     for variant in (RSPX3, RSPMX2):
         out = tmp_path_factory.mktemp("mccfr")
         result = runner.invoke(cli, ["solve", "--variant", str(variant), "--algo", "mccfr",
                                      "--iterations", "400", "--workers", "1", "--out",
                                      str(out), "--json"])
         assert result.exit_code == 0, result.output
-        agents[str(variant)] = load_agent(str(out))
-    return agents
+        runs[str(variant)] = out
+    return runs
+
+
+@pytest.fixture(scope="module")
+def mccfr_tables(mccfr_runs):
+    """The strategies of mccfr_runs, loaded: variant -> agent."""
+    return {name: load_agent(str(out)) for name, out in mccfr_runs.items()}
 
 
 def _check_bounds(agent, variant, tree):
@@ -172,6 +181,19 @@ def test_the_gain_lies_between_zero_and_the_exact_exploitability(variant, mccfr_
             # 0.66 +- 0.02 (2,000 rounds, default settings), the exact exploitability
             # is 0.688. Above 0.55 means the lookahead adds to its continuation.
             assert report.interval[0] > 0.55, report.to_json()
+
+
+def test_the_strategy_itself_as_continuation(mccfr_tables):
+    agent = mccfr_tables[str(RSPX3)]
+    tree = build_robinwood_tree(RSPX3, symmetric=False)
+    exact = exact_evaluation(agent, RSPX3, tree=tree).exploitability
+    report = local_best_response(agent, continuation="self", seed=3, **FAST)
+    lo, hi = report.interval
+    assert lo >= -report.half_width and hi <= exact + report.half_width, (exact, lo, hi)
+    assert report.continuation == "self" and report.gain > exact / 2, (exact, report.gain)
+    # Without lookahead it is the strategy against itself: a seat-averaged gain of 0
+    alone = local_best_response(agent, continuation="self", kinds=(), seed=3, **FAST)
+    assert abs(alone.gain) < 2 * alone.half_width, alone.to_json()
 
 
 @pytest.mark.slow
@@ -228,5 +250,60 @@ def test_bad_input_gets_one_clear_error(mccfr_tables):
         local_best_response(bot("uniform"), variant=RSPX3, particles="many")
     with pytest.raises(AgentError, match="unknown continuation"):
         local_best_response(bot("uniform"), variant=RSPX3, continuation="grumpy")
+    with pytest.raises(AgentError, match="unknown decision kind 'bluff'.*after_peek"):
+        local_best_response(bot("uniform"), variant=RSPX3, kinds=("respond", "bluff"))
     with pytest.raises(AgentError, match="seat must be 0 or 1"):
         belief_posterior(bot("uniform"), [0], 2, variant=RSPX3)
+
+
+# ----- lookahead at some decisions only: where a strategy leaks -----------------------------
+def test_the_lookahead_takes_only_the_decisions_asked_for():
+    uniform = bot("uniform")
+    alone = local_best_response(uniform, variant=RSPX3, kinds=(), seed=2, **FAST)
+    # No lookahead: the LBR seat is its continuation (the heuristic bot), so it wins what
+    # the heuristic bot wins against the uniform bot, and scores no decision.
+    assert alone.to_json()["counters"]["decisions"] == 0
+    assert alone.to_json()["kinds"] == []
+    direct = head_to_head(RSPX3, bot("heuristic"), uniform, rounds=20_000, seed=2)
+    direct_hw = math.hypot(*((hi - lo) / 2 for lo, hi in
+                             (s.value_interval() for s in direct.seats))) / 2
+    hw = math.hypot(alone.half_width, direct_hw)
+    assert abs(alone.gain - direct.value) < 1.5 * hw, (alone.gain, direct.value)
+    respond = local_best_response(uniform, variant=RSPX3, kinds="respond", seed=2, **FAST)
+    full = local_best_response(uniform, variant=RSPX3, seed=2, **FAST)
+    counted = [r.to_json()["counters"]["decisions"] for r in (respond, full)]
+    assert 0 < counted[0] < counted[1]
+    assert respond.kinds == ("respond",)
+    # Responding to a uniform announcer knowing how often its claims are true wins more
+    # than the heuristic bot's rule: measured 0.654 against 0.490 for the continuation
+    # alone (+-0.036) and 0.657 for the full LBR (seed 2, 800 rounds a seat).
+    assert respond.gain > alone.gain + 2 * alone.half_width
+
+
+def test_leaks_ranks_the_decision_kinds_against_the_continuation_alone(mccfr_runs):
+    agent = load_agent(str(mccfr_runs[str(RSPX3)]))
+    frame = leaks(agent, continuation="heuristic", rounds=200, seed=4, particles=32,
+                  rollouts=8)
+    assert list(frame.index) == ["continuation alone", "turn", "after_peek", "respond",
+                                 "power", "all"]
+    assert frame.loc["continuation alone", "decisions"] == 0
+    assert (frame.drop("continuation alone")["decisions"] > 0).all()
+    assert frame["added"].to_numpy() == pytest.approx(
+        frame["gain"].to_numpy() - frame.loc["continuation alone", "gain"])
+    # each row is the LBR with those settings: the same seed gives the same figure
+    full = local_best_response(agent, continuation="heuristic", rounds=200, seed=4,
+                               particles=32, rollouts=8)
+    assert frame.loc["all", "gain"] == full.gain
+    result = CliRunner().invoke(cli, ["leaks", str(mccfr_runs[str(RSPX3)]), "--rounds", "200",
+                                      "--continuation", "heuristic", "--seed", "4",
+                                      "--json"])
+    assert result.exit_code == 0, result.output
+    rows = {row["lookahead at"]: row for row in json.loads(result.output)["rows"]}
+    # the CLI plays the strategy with its default fallback rules, so it is its own
+    # measurement; the shape and the arithmetic are the same
+    assert set(rows) == set(frame.index)
+    assert rows["all"]["added"] == pytest.approx(
+        rows["all"]["gain"] - rows["continuation alone"]["gain"])
+    result = CliRunner().invoke(cli, ["leaks", str(mccfr_runs[str(RSPX3)]),
+                                      "--continuation", "grumpy"])
+    assert result.exit_code == 2 and "grumpy is not a bot or league player" in result.output

@@ -29,7 +29,7 @@ from solver.jobs import in_both_seats
 from solver.players import kernels as ka
 from solver.search import kernels as kl
 from solver.search.searcher import mean_and_half_width as _mean_and_half_width
-from solver.search.settings import config_array, max_steps as _max_steps
+from solver.search.settings import DECISION_KINDS, config_array, max_steps as _max_steps
 from solver.players.agents import BOT_NAMES, Agent, AgentError, bot, seated
 
 DEFAULT_PARTICLES = 128
@@ -77,6 +77,7 @@ class LBRReport:
     rollouts: int
     continuation: str
     seats: tuple[SeatLBR, SeatLBR]
+    kinds: tuple[str, ...] = DECISION_KINDS   # the decisions the lookahead takes
 
     @property
     def gain(self) -> float:
@@ -107,7 +108,7 @@ class LBRReport:
         return {"method": "local_best_response", "agent": self.agent,
                 "variant": self.variant, "seed": self.seed, "particles": self.particles,
                 "rollouts": self.rollouts, "continuation": self.continuation,
-                "gain": self.gain, "gain_half_width_95": self.half_width,
+                "kinds": list(self.kinds), "gain": self.gain, "gain_half_width_95": self.half_width,
                 "gain_lo": lo, "gain_hi": hi, "counters": totals, "seats": seats}
 
 
@@ -134,12 +135,29 @@ def _positive(name: str, value) -> int:
     return int(value)
 
 
-def _continuation(name: str, seat: int):
-    """The continuation (a bot or league player) as the LBR seat's player."""
+SELF = "self"   # the continuation that is the strategy itself
+
+
+def _continuation(name: str, seat: int, agent: Agent):
+    """The continuation (a bot, a league player, or SELF: `agent` itself) as the LBR
+    seat's player."""
+    if name == SELF:
+        return agent.player(seat)
     if name not in BOT_NAMES:
         raise AgentError(f"unknown continuation {name!r}: choose one of "
-                         f"{', '.join(BOT_NAMES)}")
+                         f"{', '.join(BOT_NAMES)}, or {SELF!r} (the strategy itself)")
     return bot(name).player(seat)
+
+
+def _kinds(kinds) -> tuple[str, ...]:
+    if isinstance(kinds, str):
+        kinds = tuple(kinds.split(","))
+    kinds = tuple(kinds)
+    unknown = [name for name in kinds if name not in DECISION_KINDS]
+    if unknown:
+        raise AgentError(f"unknown decision kind {unknown[0]!r}: choose from "
+                         f"{', '.join(DECISION_KINDS)}")
+    return tuple(name for name in DECISION_KINDS if name in kinds)
 
 
 def _self_play(rules, rounds: int, seed: int, seat: int, agent: Agent, max_turns: int):
@@ -156,24 +174,31 @@ def local_best_response(agent: Agent, *, rounds: int = 2000, seed: int = 0,
                         workers: int = 2, variant: Variant | str | None = None,
                         continuation: str = DEFAULT_CONTINUATION,
                         group_positions: bool = True,
-                        self_play_rounds: int = 20_000) -> LBRReport:
+                        self_play_rounds: int = 20_000,
+                        kinds=DECISION_KINDS) -> LBRReport:
     """The LBR in each seat against `agent`, `rounds` rounds a seat (one thread per seat
     when workers >= 2; the same seed gives the same report either way).
 
     `particles` is the belief's size, `rollouts` the rollouts per scored action,
-    `continuation` the bot the LBR seat plays after its lookahead step. `variant` is
-    needed for bots (tables carry theirs)."""
+    `continuation` the player the LBR seat becomes after its lookahead step (a bot or
+    league player, or "self": the agent itself, so that each decision is a one-step
+    improvement on the agent's own play). `variant` is
+    needed for bots (tables carry theirs). `kinds` (of DECISION_KINDS: turn, after_peek,
+    respond, power) are the decisions the lookahead takes; the continuation takes the
+    others, and with none the LBR is its continuation (`leaks` compares them)."""
     variant = _check_variant(agent, variant)
     rounds = _positive("rounds", rounds)
     particles = _positive("particles", particles)
     rollouts = _positive("rollouts", rollouts)
     self_play_rounds = _positive("self_play_rounds", self_play_rounds)
+    kinds = _kinds(kinds)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise AgentError(f"seed must be a non-negative integer, got {seed!r}")
     rules = rules_array(variant)
-    cfg = config_array(particles, rollouts, group_positions=group_positions)
+    cfg = config_array(particles, rollouts, group_positions=group_positions, kinds=kinds)
     matches = [kl.Match(rules, np.int64(s), agent.player(1 - s), agent.player(1 - s),
-                        agent.player(1 - s).params[None, :].copy(), _continuation(continuation, s), cfg) for s in (0, 1)]
+                        agent.player(1 - s).params[None, :].copy(),
+                        _continuation(continuation, s, agent), cfg) for s in (0, 1)]
     max_steps = _max_steps(variant)
     seeds = np.random.SeedSequence(int(seed)).generate_state(4, dtype=np.uint64)
     counters = np.zeros((2, kl.C_SIZE), dtype=np.int64)
@@ -198,7 +223,7 @@ def local_best_response(agent: Agent, *, rounds: int = 2000, seed: int = 0,
                              {name: int(c[i]) for name, i in zip(_COUNTER_NAMES,
                                                                  _COUNTER_INDEX)}))
     return LBRReport(agent.name, str(variant), int(seed), particles, rollouts, continuation,
-                     tuple(seats))
+                     tuple(seats), kinds)
 
 
 def belief_posterior(agent: Agent, history, seat: int, *, variant: Variant | str | None = None,
@@ -218,7 +243,7 @@ def belief_posterior(agent: Agent, history, seat: int, *, variant: Variant | str
     counters = np.zeros(kl.C_SIZE, dtype=np.int64)
     match = kl.Match(rules, np.int64(seat), agent.player(1 - seat), agent.player(1 - seat),
                      agent.player(1 - seat).params[None, :].copy(),
-                     _continuation(DEFAULT_CONTINUATION, seat), cfg)
+                     _continuation(DEFAULT_CONTINUATION, seat, agent), cfg)
     if not kl.belief_after(history, match, ws, np.uint64(seed), counters):
         raise AgentError("no particle is consistent with this history (regeneration "
                          "failed): is it a history the agent can play?")
@@ -234,3 +259,33 @@ def belief_posterior(agent: Agent, history, seat: int, *, variant: Variant | str
         np.add.at(out[p], cards[dealt, p], w[dealt])
         out[p] += (w[~dealt, None] * draw[~dealt]).sum(axis=0)
     return out
+
+
+def leaks(agent: Agent, *, continuation: str = DEFAULT_CONTINUATION, rounds: int = 1000,
+          seed: int = 0, variant: Variant | str | None = None, workers: int = 2,
+          **lbr_options) -> "pd.DataFrame":
+    """Where `agent` can be exploited: the LBR's gain when its lookahead takes one kind of
+    decision only (the continuation plays the rest), beside the continuation alone and
+    the full LBR. `added` is a row's gain minus the continuation's: what looking ahead
+    at that kind of decision wins against this agent. A large `added` at `respond`
+    means the agent's announcements say too much (the LBR challenges or passes knowing
+    how often they are true); at `after_peek`, that its responses can be bluffed; at
+    `turn` and `power`, that its peeks and unmaskings leave openings. One
+    `local_best_response` per row, `rounds` rounds a seat, all from `seed`."""
+    import pandas as pd
+
+    rows = []
+    for label, kinds in (("continuation alone", ()),
+                         *((name, (name,)) for name in DECISION_KINDS),
+                         ("all", DECISION_KINDS)):
+        report = local_best_response(agent, rounds=rounds, seed=seed, variant=variant,
+                                     workers=workers, continuation=continuation,
+                                     kinds=kinds, **lbr_options)
+        rows.append({"lookahead at": label, "gain": report.gain,
+                     "half_width": report.half_width,
+                     "decisions": report.to_json()["counters"]["decisions"]})
+    frame = pd.DataFrame(rows).set_index("lookahead at")
+    frame["added"] = frame["gain"] - frame.loc["continuation alone", "gain"]
+    frame.attrs = {"agent": agent.name, "continuation": continuation, "rounds": rounds,
+                   "seed": seed}
+    return frame
