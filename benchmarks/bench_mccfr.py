@@ -9,15 +9,18 @@ the learning curve of a long run on the full game.
                     trained to near convergence; both strategies' exact exploitability on
                     the unabstracted tree, side by side, with the bots for scale.
   learning-curve    a run with snapshots (robinwood solve --algo mccfr
-                    --snapshot-minutes ...): each snapshot measured by
-                    solver.evaluation.strength.measure (bots, league, exploiter), the lower bound
+                    --snapshot-minutes ...): each snapshot, played as every command plays
+                    it (its table with the default fallback rules), measured by
+                    solver.evaluation.strength.measure (bots, league, local best
+                    response, and an exploiter for the final strategy), the lower bound
                     on exploitability and self-play coverage against training time.
 
     .venv/bin/python benchmarks/bench_mccfr.py speed [--seconds 20]
     .venv/bin/python benchmarks/bench_mccfr.py abstraction-cost [--mccfr-iterations 1000000]
     .venv/bin/python benchmarks/bench_mccfr.py learning-curve runs/standard-60min
         [--rounds 20000] [--exploiter-minutes 0] [--final-exploiter-minutes 5]
-        [--final-lbr-rounds 2000]
+        [--lbr-rounds 500] [--final-lbr-rounds 1000] [--lbr-continuations baiter,tempo]
+        [--final-lbr-continuations baiter,tempo,self]
 """
 
 from __future__ import annotations
@@ -166,10 +169,13 @@ def learning_curve(args) -> None:
     import matplotlib.pyplot as plt
     import pandas as pd
 
-    from solver.players.agents import load_table_agent
+    from solver.players.agents import DEFAULT_FALLBACK, load_table_agent
     from solver.evaluation.strength import measure
 
     run = Path(args.run)
+    continuations = tuple(filter(None, args.lbr_continuations.split(",")))
+    final_continuations = tuple(filter(None, (args.final_lbr_continuations
+                                              or args.lbr_continuations).split(",")))
     snaps = sorted((p for p in (run / "snapshots").glob("*s")),
                    key=lambda p: float(p.name[:-1]))
     points = [(float(p.name[:-1]), p) for p in snaps] + [
@@ -177,12 +183,13 @@ def learning_curve(args) -> None:
     rows, tables = [], {}
     for index, (seconds, path) in enumerate(points):
         final = index == len(points) - 1
-        agent = load_table_agent(path)
+        agent = load_table_agent(path, DEFAULT_FALLBACK)
         meta = json.loads((path / "metadata.json").read_text())
         minutes = args.final_exploiter_minutes if final else args.exploiter_minutes
         report = measure(agent, rounds=args.rounds, seed=11,
                          exploiter_seconds=minutes * 60 if minutes > 0 else None,
-                         lbr_rounds=args.final_lbr_rounds if final else 0,
+                         lbr_rounds=args.final_lbr_rounds if final else args.lbr_rounds,
+                         lbr_continuations=final_continuations if final else continuations,
                          say=lambda text: print(f"  {text}", flush=True))
         table = report.table()
         tables[seconds / 60] = table
@@ -203,12 +210,17 @@ def learning_curve(args) -> None:
         if final:
             final_report = report
     frame = pd.DataFrame(rows)
-    frame.to_csv(RESULTS / "mccfr_learning_curve.csv", index=False)
+    name = run.name
+    frame.to_csv(RESULTS / f"mccfr_learning_curve_{name}.csv", index=False)
     strength = json.dumps(final_report.to_json(), indent=2)
-    (RESULTS / "mccfr_strength_final.json").write_text(strength)
+    (RESULTS / f"mccfr_strength_final_{name}.json").write_text(strength)
     (run / "strength.json").write_text(strength)     # what robinwood report reads
-    lines = _header(f"Learning curve of {run} ({args.rounds:,} rounds per seat per "
-                    f"opponent; exploiter {args.exploiter_minutes:g} min per seat, "
+    lines = _header(f"Learning curve of {run}, played with the fallback rules "
+                    f"{DEFAULT_FALLBACK} ({args.rounds:,} rounds per seat per opponent; "
+                    f"local best response continuing as {', '.join(continuations)}, "
+                    f"{args.lbr_rounds:,} rounds a seat, and as "
+                    f"{', '.join(final_continuations)}, {args.final_lbr_rounds:,} rounds "
+                    f"a seat, for the final strategy; exploiter {args.exploiter_minutes:g} min per seat, "
                     f"{args.final_exploiter_minutes:g} min for the final strategy)")
     with pd.option_context("display.width", 250, "display.max_columns", 60,
                            "display.float_format", "{:.3f}".format):
@@ -218,13 +230,14 @@ def learning_curve(args) -> None:
                   final_report.table().to_string(), "",
                   "Final strategy, self-play coverage:",
                   final_report.coverage["self-play"].to_string()]
-    _write("bench_mccfr_learning_curve.txt", lines)
+    _write(f"bench_mccfr_learning_curve_{name}.txt", lines)
 
-    _plot_learning_curve(frame)
+    _plot_learning_curve(frame, name)
 
 
-def _plot_learning_curve(frame) -> None:
-    """The learning-curve figure from its table (benchmarks/results/mccfr_learning_curve.csv)."""
+def _plot_learning_curve(frame, run_name: str) -> None:
+    """The learning-curve figure of run `run_name` from its table
+    (benchmarks/results/mccfr_learning_curve_<name>.csv)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -234,16 +247,21 @@ def _plot_learning_curve(frame) -> None:
     ax = axes[0]
     opponents = [c[len("payoff vs "):] for c in frame.columns
                  if c.startswith("payoff vs ") and not c.endswith(" lo")]
-    for i, name in enumerate(opponents):
+    searchers = [o for o in opponents if o.startswith("local best response")
+                 or o == "exploiter"]
+    for i, name in enumerate(o for o in opponents if o not in searchers):
         ax.plot(frame.minutes, frame[f"payoff vs {name}"], marker="o", ms=3,
                 color=plt.cm.tab20(i % 20), label=name)
     ax.axhline(0, color="grey", lw=1)
     ax.set(xlabel="training minutes", ylabel="strategy's seat-averaged payoff",
-           title="payoff against each opponent")
+           title="payoff against each bot and league player")
     ax.legend(fontsize=7, ncol=1, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax = axes[1]
     ax.errorbar(frame.minutes, frame["bound"], yerr=frame["bound +/-"], marker="s",
-                color="k", capsize=3)
+                color="k", capsize=3, label="bound (largest gain)")
+    for i, name in enumerate(searchers):
+        ax.plot(frame.minutes, -frame[f"payoff vs {name}"], ls="--", marker=".",
+                color=f"C{i + 4}", label=f"{name} gain")
     ax.axhline(0.10, color="C3", ls=":", lw=1, label="target 0.10")
     ax.axhline(0.05, color="C2", ls=":", lw=1, label="aim 0.05")
     ax.set(xlabel="training minutes", ylabel="max gain (95%)",
@@ -257,13 +275,14 @@ def _plot_learning_curve(frame) -> None:
            title="coverage", ylim=(0, 1))
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(RESULTS / "mccfr_learning_curve.png", dpi=110)
+    fig.savefig(RESULTS / f"mccfr_learning_curve_{run_name}.png", dpi=110)
 
 
 def replot(args) -> None:
     import pandas as pd
 
-    _plot_learning_curve(pd.read_csv(RESULTS / "mccfr_learning_curve.csv"))
+    name = Path(args.run).name
+    _plot_learning_curve(pd.read_csv(RESULTS / f"mccfr_learning_curve_{name}.csv"), name)
 
 
 def main() -> None:
@@ -285,9 +304,16 @@ def main() -> None:
     p.add_argument("--rounds", type=int, default=20_000)
     p.add_argument("--exploiter-minutes", type=float, default=0.0)
     p.add_argument("--final-exploiter-minutes", type=float, default=5.0)
-    p.add_argument("--final-lbr-rounds", type=int, default=2000)
+    p.add_argument("--lbr-rounds", type=int, default=500,
+                   help="local best response rounds a seat at each snapshot (0: skip)")
+    p.add_argument("--final-lbr-rounds", type=int, default=1000)
+    p.add_argument("--lbr-continuations", default="baiter,tempo",
+                   help="the LBR's continuations (the two strongest on the 37k table)")
+    p.add_argument("--final-lbr-continuations", default="",
+                   help="... for the final strategy (default: --lbr-continuations)")
     p.set_defaults(func=learning_curve)
-    p = sub.add_parser("replot", help="redraw the learning-curve figure from its CSV")
+    p = sub.add_parser("replot", help="redraw a run's learning-curve figure from its CSV")
+    p.add_argument("run")
     p.set_defaults(func=replot)
     args = parser.parse_args()
     args.func(args)

@@ -565,6 +565,11 @@ def _player_names(text: str, param) -> tuple[str, ...]:
 DEFAULT_FALLBACK_TEXT = "baiter:turn_visits=1000"
 
 
+# solver.evaluation.strength.LBR_CONTINUATIONS, as `robinwood exploit` takes it (not
+# imported, for the same reason; tests/test_lbr.py checks it)
+DEFAULT_LBR_CONTINUATIONS_TEXT = "heuristic,baiter,counter"
+
+
 def fallback_option(fn):
     """The rules a Monte Carlo CFR table plays where it has not learned."""
     return click.option(
@@ -676,7 +681,7 @@ def league(agent, opponents, variant_text, rounds, seed, as_json, fallback, **pa
               show_default=True,
               help="Rounds per seat for the local best response (docs/lbr.md); 0 skips "
                    "it.")
-@click.option("--lbr-continuations", default="heuristic,baiter,counter", show_default=True,
+@click.option("--lbr-continuations", default=DEFAULT_LBR_CONTINUATIONS_TEXT, show_default=True,
               callback=lambda ctx, param, value: _player_names(value, param),
               help="The local best response runs once for each of these players as its "
                    "continuation (bots or league players, or self: the strategy itself; "
@@ -764,10 +769,14 @@ def leaks(run_dir, continuation, rounds, seed, as_json, fallback):
             orient="records")}, indent=2))
         return
     click.echo(f"local best response against {strategy.name}, continuing as "
-               f"{continuation} ({rounds:,} rounds a seat per row; gain: its seat-averaged "
-               f"payoff, 95% half-width; added: beyond the continuation alone):")
-    with pd.option_context("display.width", 140, "display.float_format", "{:+.3f}".format):
-        click.echo(frame[["gain", "half_width", "added", "decisions"]].to_string())
+               f"{continuation}, {rounds:,} rounds a seat per row\n(gain: its seat-averaged "
+               f"payoff, a lower bound on exploitability, with its 95% interval; added: "
+               f"beyond the continuation alone):")
+    shown = pd.DataFrame({
+        "gain": [f"{g:+.3f} ± {h:.3f}" for g, h in zip(frame["gain"], frame["half_width"])],
+        "added": [f"{a:+.3f}" for a in frame["added"]],
+        "decisions looked ahead": frame["decisions"]}, index=frame.index)
+    click.echo(shown.to_string())
 
 
 def _fallback_words(agent) -> str:

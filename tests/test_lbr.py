@@ -13,10 +13,11 @@ from click.testing import CliRunner
 
 import game_def
 from game_def import _core as k
-from robinwood.cli import cli
+from robinwood.cli import DEFAULT_LBR_CONTINUATIONS_TEXT, cli
 from solver.evaluation.abstraction_cost import exact_evaluation
 from solver.players.agents import AgentError, AgentPolicy, bot, load_agent
 from solver.evaluation.lbr import belief_posterior, leaks, local_best_response
+from solver.evaluation.strength import LBR_CONTINUATIONS
 from solver.evaluation.tournament import head_to_head
 from solver.exact.robinwood_tree import build_robinwood_tree
 
@@ -235,6 +236,10 @@ def test_same_seed_same_report_on_one_thread_or_two():
     for seat in data["seats"]:
         assert seat["wins"] + seat["draws"] + seat["losses"] == seat["rounds"] == 150
         assert seat["counters"]["decisions"] > 150
+
+
+def test_the_cli_default_continuations_are_those_measure_uses():
+    assert tuple(DEFAULT_LBR_CONTINUATIONS_TEXT.split(",")) == LBR_CONTINUATIONS
 
 
 def test_bad_input_gets_one_clear_error(mccfr_tables):
