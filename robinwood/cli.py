@@ -567,7 +567,7 @@ DEFAULT_FALLBACK_TEXT = "baiter:turn_visits=1000"
 
 # solver.evaluation.strength.LBR_CONTINUATIONS, as `robinwood exploit` takes it (not
 # imported, for the same reason; tests/test_lbr.py checks it)
-DEFAULT_LBR_CONTINUATIONS_TEXT = "heuristic,baiter,counter"
+DEFAULT_LBR_CONTINUATIONS_TEXT = "baiter,tempo,self"
 
 
 def fallback_option(fn):

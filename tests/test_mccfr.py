@@ -312,8 +312,8 @@ def test_cli_exploit_reports_every_opponent_and_their_maximum(tmp_path, rspx4_tr
     assert report["fallback"] == {"player": "baiter", "visits": None, "turn_visits": 1000}
     gains = {o["opponent"]: o["gain"] for o in report["opponents"]}
     assert {"uniform", "honest", "paranoid", "heuristic", "exploiter",
-            "local best response (heuristic)", "local best response (baiter)",
-            "local best response (counter)"} <= set(gains)
+            "local best response (baiter)", "local best response (tempo)",
+            "local best response (self)"} <= set(gains)
     assert len(gains) >= 10                      # the league's players too
     assert report["exploitability_lower_bound"] == max(gains.values())
     assert gains[report["strongest"]] == max(gains.values())
