@@ -257,11 +257,13 @@ def _plot_learning_curve(frame, run_name: str) -> None:
            title="payoff against each bot and league player")
     ax.legend(fontsize=7, ncol=1, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax = axes[1]
-    ax.errorbar(frame.minutes, frame["bound"], yerr=frame["bound +/-"], marker="s",
-                color="k", capsize=3, label="bound (largest gain)")
+    # the bound is drawn wide and pale under the opponents' lines: it equals one of them
+    # at every point, which would otherwise hide that one
+    ax.errorbar(frame.minutes, frame["bound"], yerr=frame["bound +/-"], lw=7, alpha=0.25,
+                color="k", capsize=4, label="bound (largest gain, 95%)", zorder=1)
     for i, name in enumerate(searchers):
-        ax.plot(frame.minutes, -frame[f"payoff vs {name}"], ls="--", marker=".",
-                color=f"C{i + 4}", label=f"{name} gain")
+        ax.plot(frame.minutes, -frame[f"payoff vs {name}"], ls="--", marker="o", ms=4,
+                color=f"C{i + 4}", label=f"{name} gain", zorder=2)
     ax.axhline(0.10, color="C3", ls=":", lw=1, label="target 0.10")
     ax.axhline(0.05, color="C2", ls=":", lw=1, label="aim 0.05")
     ax.set(xlabel="training minutes", ylabel="max gain (95%)",
