@@ -220,7 +220,8 @@ def learning_curve(args) -> None:
                     f"local best response continuing as {', '.join(continuations)}, "
                     f"{args.lbr_rounds:,} rounds a seat, and as "
                     f"{', '.join(final_continuations)}, {args.final_lbr_rounds:,} rounds "
-                    f"a seat, for the final strategy; exploiter {args.exploiter_minutes:g} min per seat, "
+                    f"a seat, for the final strategy; exploiter "
+                    f"{args.exploiter_minutes:g} min per seat, "
                     f"{args.final_exploiter_minutes:g} min for the final strategy)")
     with pd.option_context("display.width", 250, "display.max_columns", 60,
                            "display.float_format", "{:.3f}".format):

@@ -549,14 +549,15 @@ class FallbackType(click.ParamType):
 def _player_names(text: str, param) -> tuple[str, ...]:
     """A comma-separated list of the local best response's continuations: bot and
     league player names, or `self` (the strategy itself), each checked."""
+    from solver.evaluation.lbr import SELF
     from solver.players.agents import BOT_NAMES
 
     names = tuple(filter(None, (name.strip() for name in text.split(","))))
-    unknown = [name for name in names if name not in BOT_NAMES + ("self",)]
+    unknown = [name for name in names if name not in BOT_NAMES + (SELF,)]
     if not names or unknown:
         raise click.BadParameter(f"{', '.join(unknown) or 'nothing'} is not a bot or "
                                  f"league player: choose from {', '.join(BOT_NAMES)}, "
-                                 f"or self (the strategy itself)", param=param)
+                                 f"or {SELF} (the strategy itself)", param=param)
     return names
 
 
@@ -681,7 +682,8 @@ def league(agent, opponents, variant_text, rounds, seed, as_json, fallback, **pa
               show_default=True,
               help="Rounds per seat for the local best response (docs/lbr.md); 0 skips "
                    "it.")
-@click.option("--lbr-continuations", default=DEFAULT_LBR_CONTINUATIONS_TEXT, show_default=True,
+@click.option("--lbr-continuations", default=DEFAULT_LBR_CONTINUATIONS_TEXT,
+              show_default=True,
               callback=lambda ctx, param, value: _player_names(value, param),
               help="The local best response runs once for each of these players as its "
                    "continuation (bots or league players, or self: the strategy itself; "

@@ -285,8 +285,9 @@ def test_the_lookahead_takes_only_the_decisions_asked_for():
     assert respond.gain > alone.gain + 2 * alone.half_width
 
 
-def test_leaks_ranks_the_decision_kinds_against_the_continuation_alone(mccfr_runs):
-    agent = load_agent(str(mccfr_runs[str(RSPX3)]))
+def test_leaks_ranks_the_decision_kinds_against_the_continuation_alone(mccfr_runs,
+                                                                        mccfr_tables):
+    agent = mccfr_tables[str(RSPX3)]
     frame = leaks(agent, continuation="heuristic", rounds=200, seed=4, particles=32,
                   rollouts=8)
     assert list(frame.index) == ["continuation alone", "turn", "after_peek", "respond",

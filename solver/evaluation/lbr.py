@@ -108,8 +108,8 @@ class LBRReport:
         return {"method": "local_best_response", "agent": self.agent,
                 "variant": self.variant, "seed": self.seed, "particles": self.particles,
                 "rollouts": self.rollouts, "continuation": self.continuation,
-                "kinds": list(self.kinds), "gain": self.gain, "gain_half_width_95": self.half_width,
-                "gain_lo": lo, "gain_hi": hi, "counters": totals, "seats": seats}
+                "kinds": list(self.kinds), "gain": self.gain,
+                "gain_half_width_95": self.half_width, "gain_lo": lo, "gain_hi": hi, "counters": totals, "seats": seats}
 
 
 def _check_variant(agent: Agent, variant) -> Variant:

@@ -89,7 +89,7 @@ def _half(result) -> float:
 # The local best response's continuations that `measure` tries: those after which it
 # gained most against the one-hour strategy with its fallback rules (tempo 0.571, the
 # strategy itself 0.531, baiter 0.448; counter 0.391 and the heuristic bot 0.088 on the
-# 37k table: docs/lbr.md, README).
+# 37k table: README, "The full game").
 LBR_CONTINUATIONS = ("baiter", "tempo", "self")
 
 
