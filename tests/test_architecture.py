@@ -24,6 +24,8 @@ LAYERS = [
     ("game_def",),
     ("solver.store", "solver.jobs"),
     ("solver.exact",),
+    ("solver.knowledge",),
+    ("solver.scripted",),
     ("solver.mccfr",),
     ("solver.players",),
     ("solver.search",),

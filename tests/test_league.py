@@ -1,4 +1,4 @@
-"""The league of scripted players (solver.players._league, solver.evaluation.league, docs/bots.md): legal,
+"""The league of scripted players (solver.scripted._league, solver.evaluation.league, docs/bots.md): legal,
 normalised play everywhere; play from the seat's own information only (the exact
 projection finds no information state played two ways); the documented behaviour in
 scenario states; play_league's intervals and gains against exact values."""

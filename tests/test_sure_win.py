@@ -1,4 +1,4 @@
-"""Sure wins (solver/mccfr/_sure_win.py): the kernel against a plain-Python twin written
+"""Sure wins (solver/knowledge/_sure_win.py): the kernel against a plain-Python twin written
 from docs/rules.md ("Powers"), a scenario played through action strings, and the
 trainer and table agents taking them by rule.
 

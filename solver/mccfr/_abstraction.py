@@ -1,15 +1,9 @@
 """Information abstraction for the full game (numba kernels; docs/abstraction.md).
 
 A player's situation is summarised by what they know now, not by the history that led
-there. Two-player variants only. The summary lives in a small int64 "knowledge" array
-kept beside the core state and updated after every action from what the action let
-each player see:
-
-- per seat and position, the set of characters the card there can be (a 10-bit mask:
-  one bit once seen, the union of two after a blind exchange, all bits when unknown);
-- per seat and position, whether the *other* seat has looked at the card privately
-  since it last moved;
-- per position, the last character publicly claimed for it.
+there. Two-player variants only. What a seat knows is the knowledge array of
+solver.knowledge (candidates per position, the other seat's looks, the last claims),
+re-exported here for the abstraction's users.
 
 A decision has two keys (docs/abstraction.md, "Two levels"):
 - the *fine* key hashes the seat, the decision being taken, both strikes, a turn bucket
@@ -31,14 +25,12 @@ import numpy as np
 
 from game_def import kernels as k
 from game_def.kernels import jit
-
-FULL_MASK = (1 << k.NUM_CHARACTERS) - 1
-
-# ----- knowledge array ----------------------------------------------------------------
-K_CAND = 0                                # [seat * 16 + pos]: candidate character mask
-K_OTHER_LOOKED = K_CAND + 2 * k.MAX_POSITIONS    # [seat * 16 + pos]: the other seat looked
-K_CLAIM = K_OTHER_LOOKED + 2 * k.MAX_POSITIONS   # [pos]: last claim, -1 none
-K_SIZE = K_CLAIM + k.MAX_POSITIONS
+from solver.knowledge.kernels import (  # noqa: F401  (the knowledge array, re-exported)
+    FULL_MASK, K_CAND, K_CLAIM, K_OTHER_LOOKED, K_SIZE,
+)
+from solver.knowledge.kernels import exact as _exact
+from solver.knowledge.kernels import initial_knowledge as _initial_knowledge  # noqa: F401
+from solver.knowledge.kernels import observe as _observe  # noqa: F401
 
 # ----- per-position code bits -----------------------------------------------------------
 CODE_FACE_UP = 1 << 10
@@ -69,93 +61,6 @@ FINE = 0
 COARSE = 1
 COARSE_FEATURES = 5                       # length of the coarse feature vector
 MAX_LOOKED = 4                            # opponent-looked cards counted up to this
-
-
-@jit
-def _initial_knowledge(state, rules):
-    """Knowledge at the start of a round: face-up cards known to both, the rest unknown."""
-    know = np.zeros(K_SIZE, dtype=np.int64)
-    n = rules[k.R_N]
-    for p in range(k.MAX_POSITIONS):
-        know[K_CLAIM + p] = -1
-        for s in range(2):
-            if p < n and state[k.S_FACEUP + p] and state[k.S_CARD + p] != k.UNDEALT:
-                know[K_CAND + s * k.MAX_POSITIONS + p] = 1 << state[k.S_CARD + p]
-            else:
-                know[K_CAND + s * k.MAX_POSITIONS + p] = FULL_MASK
-    return know
-
-
-@jit
-def _exchange(know, a, b, seat):
-    """Seat `seat` saw positions a and b exchanged blind (or not): both become the union."""
-    ia = K_CAND + seat * k.MAX_POSITIONS + a
-    ib = K_CAND + seat * k.MAX_POSITIONS + b
-    union = know[ia] | know[ib]
-    know[ia] = union
-    know[ib] = union
-    la = K_OTHER_LOOKED + seat * k.MAX_POSITIONS + a
-    lb = K_OTHER_LOOKED + seat * k.MAX_POSITIONS + b
-    looked = know[la] | know[lb]
-    know[la] = looked
-    know[lb] = looked
-
-
-@jit
-def _observe(know, before, action, after, rules):
-    """Update `know` for `action`, applied to core state `before` giving `after`.
-
-    Uses only what the rules let each seat observe (docs/game-interface.md): public
-    actions, identities made known (the core's S_SEEN_* fields) and, for the actor
-    alone, the Witch's keep/swap.
-    """
-    phase = before[k.S_PHASE]
-    act = action
-    if phase == k.PH_DEAL:          # the deal resumes the player action that needed it
-        phase = before[k.S_RESUME_PHASE]
-        act = before[k.S_RESUME_ACTION]
-    n = rules[k.R_N]
-    actor = before[k.S_ACTOR]
-    base = 4 * n
-    if phase == k.PH_SHUFFLE:
-        a = before[k.S_PICK]
-        b = before[k.S_PICK2]
-        for s in range(2):
-            _exchange(know, a, b, s)
-        know[K_CLAIM + a] = -1
-        know[K_CLAIM + b] = -1
-    elif phase == k.PH_AFTER_PEEK and act > base + k.A_SILENT:
-        know[K_CLAIM + before[k.S_PEEK_POS]] = act - base - k.A_ANNOUNCE
-    elif phase == k.PH_WITCH_CHOICE:
-        a = before[k.S_POWER_POS]
-        b = before[k.S_PICK]
-        other = 1 - actor
-        _exchange(know, a, b, other)
-        know[K_OTHER_LOOKED + other * k.MAX_POSITIONS + a] = 1
-        know[K_OTHER_LOOKED + other * k.MAX_POSITIONS + b] = 1
-        if act == base + k.A_SWAP:
-            ia = K_CAND + actor * k.MAX_POSITIONS + a
-            ib = K_CAND + actor * k.MAX_POSITIONS + b
-            tmp = know[ia]
-            know[ia] = know[ib]
-            know[ib] = tmp
-            la = K_OTHER_LOOKED + actor * k.MAX_POSITIONS + a
-            lb = K_OTHER_LOOKED + actor * k.MAX_POSITIONS + b
-            tmp = know[la]
-            know[la] = know[lb]
-            know[lb] = tmp
-        know[K_CLAIM + a] = -1
-        know[K_CLAIM + b] = -1
-    scope = after[k.S_SEEN_SCOPE]
-    if scope != k.SCOPE_NONE:
-        pos = after[k.S_SEEN_POS]
-        bit = 1 << after[k.S_SEEN_CHAR]
-        if scope == k.SCOPE_ACTOR:
-            know[K_CAND + actor * k.MAX_POSITIONS + pos] = bit
-            know[K_OTHER_LOOKED + (1 - actor) * k.MAX_POSITIONS + pos] = 1
-        else:
-            for s in range(2):
-                know[K_CAND + s * k.MAX_POSITIONS + pos] = bit
 
 
 @jit
@@ -276,17 +181,6 @@ def _action_code(code):
     if cand & SHERIFF_CAMP_MASK:
         camps |= ACTION_PARTIAL_SHERIFF_CAMP
     return (code & ~CODE_CANDIDATES) | ACTION_PARTIAL | camps
-
-
-@jit
-def _exact(cand):
-    """The character a candidate mask pins down, or -1."""
-    if cand == 0 or (cand & (cand - 1)) != 0:
-        return -1
-    c = 0
-    while (cand >> c) != 1:
-        c += 1
-    return c
 
 
 @jit

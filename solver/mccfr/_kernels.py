@@ -41,7 +41,7 @@ from game_def import kernels as k
 from game_def.kernels import jit
 
 from solver.mccfr import _abstraction as ab
-from solver.mccfr._sure_win import _sure_win
+from solver.knowledge.kernels import sure_win as _sure_win
 
 # ----- a seat's table --------------------------------------------------------------------
 Table = namedtuple("Table", ["slots", "keys", "level", "offset", "nact", "visits", "ready",
@@ -78,7 +78,7 @@ CFG_FINE_VISITS = 4       # updates after which a fine entry is played (< 0: coa
 CFG_OWN_AVERAGE = 5       # 1: average strategy at the traverser's own decisions, weighted
                           # by its reach (exploiters: the fixed side learns nothing);
                           # 0: at the opponent's decisions (external sampling's rule)
-CFG_SURE_WINS = 6         # 1: every seat takes a sure win (solver.mccfr._sure_win) by rule
+CFG_SURE_WINS = 6         # 1: every seat takes a sure win (solver.knowledge._sure_win) by rule
 CFG_SIZE = 7
 
 MAX_DEPTH = 2048

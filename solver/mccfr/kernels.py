@@ -30,8 +30,8 @@ from ._kernels import (  # noqa: F401
     CFG_PRUNE_BELOW, CFG_PRUNE_PROBABILITY, CFG_SIZE, CFG_SURE_WINS, M_ENTRIES, M_FROZEN, M_SIZE,
     M_SLOT_CAPACITY, M_USED, Table,
 )
-from ._sure_win import _sure_win as sure_win  # noqa: F401
-from ._sure_win import _target_located as target_located  # noqa: F401
+from solver.knowledge.kernels import sure_win  # noqa: F401
+from solver.knowledge.kernels import target_located  # noqa: F401
 from ._kernels import (  # noqa: F401
     _below as below,
     _discount as discount,

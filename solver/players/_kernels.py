@@ -16,8 +16,7 @@ from game_def import kernels as k
 from game_def.kernels import jit
 
 from solver.mccfr import kernels as ab
-from solver.players import _league as lg
-from solver.players._knowledge import _known, _spread
+from solver.scripted import kernels as lg
 from solver.mccfr import kernels as mc
 
 UNIFORM = 0
@@ -77,7 +76,7 @@ def _rule_probs(kind, params, state, rules, know, seat, legal, m, out):
         # peek at a face-down card it does not know; any face-down card if it knows all
         for i in range(m):
             a = legal[i]
-            if a < n and _known(know, seat, a) < 0:
+            if a < n and lg.known(know, seat, a) < 0:
                 w[i] = 1.0
         if w.sum() == 0:
             for i in range(m):
@@ -106,14 +105,14 @@ def _rule_probs(kind, params, state, rules, know, seat, legal, m, out):
             challenge = 1.0
         elif kind == HEURISTIC:
             said = state[k.S_ANNOUNCED]
-            here = _known(know, seat, state[k.S_PEEK_POS])
+            here = lg.known(know, seat, state[k.S_PEEK_POS])
             if here >= 0:
                 challenge = 1.0 if here != said else 0.0
             else:
                 located = 0
                 unknown = 0
                 for p in range(n):
-                    c = _known(know, seat, p)
+                    c = lg.known(know, seat, p)
                     if c == said:
                         located += 1
                     elif c < 0 and not state[k.S_FACEUP + p]:
@@ -127,17 +126,17 @@ def _rule_probs(kind, params, state, rules, know, seat, legal, m, out):
         # reveal cards known to be in the target camp, then unknown ones
         target = k.SHERIFF if state[k.S_POWER] == k.ROBIN else k.ROBIN
         for i in range(m):
-            c = _known(know, seat, legal[i] - 2 * n)
+            c = lg.known(know, seat, legal[i] - 2 * n)
             if c >= 0 and k.in_camp(c, target):
                 w[i] = 1.0
         if w.sum() == 0:
             for i in range(m):
-                if _known(know, seat, legal[i] - 2 * n) < 0:
+                if lg.known(know, seat, legal[i] - 2 * n) < 0:
                     w[i] = 1.0
     elif phase == k.PH_WITCH_CHOICE:
         for i in range(m):
             w[i] = 1.0 if legal[i] == base + k.A_KEEP else 0.0
-    _spread(out, legal, m, w)
+    lg.spread(out, legal, m, w)
 
 
 @jit
@@ -214,7 +213,7 @@ def _agent_probs(player, state, rules, know, seat, legal, m, scratch, abst, out)
             claims = ph == k.PH_AFTER_PEEK or ph == k.PH_RESPOND
             below = params[P_FALLBACK_VISITS_CLAIMS] if claims else params[P_FALLBACK_VISITS]
             if e < 0 or player.visits[e] < below:
-                lg._league_probs(fallback, params, state, rules, know, seat, legal, m, out)
+                lg.league_probs(fallback, params, state, rules, know, seat, legal, m, out)
         if params[P_TILT_FACTOR] > 0:
             _tilt(params, rules, legal, m, out)
         return e
@@ -222,7 +221,7 @@ def _agent_probs(player, state, rules, know, seat, legal, m, scratch, abst, out)
         for i in range(m):
             out[i] = 1.0 / m
     elif kind >= lg.FIRST_KIND:
-        lg._league_probs(kind, params, state, rules, know, seat, legal, m, out)
+        lg.league_probs(kind, params, state, rules, know, seat, legal, m, out)
     else:
         _rule_probs(kind, params, state, rules, know, seat, legal, m, out)
     return NO_TABLE

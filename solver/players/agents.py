@@ -12,7 +12,7 @@ Baseline bots (docs/bots.md):
 Every bot unmasks cards it knows to be in the target camp first, then unknown ones,
 and keeps after a Witch look.
 
-League players (solver.players._league, solver.evaluation.league; docs/bots.md): truthful_challenger,
+League players (solver.scripted._league, solver.evaluation.league; docs/bots.md): truthful_challenger,
 silent, counter, leader_bluffer, threshold_challenger[:t=0.5], baiter, tempo.
 """
 
@@ -31,7 +31,7 @@ from game_def.errors import RobinWoodError
 from game_def.variant import Variant
 
 from solver.players import _kernels as ka
-from solver.players import _league as lg
+from solver.scripted import kernels as lg
 from solver.mccfr import kernels as mc
 from solver.mccfr.table_file import read_table
 

@@ -1,13 +1,14 @@
-"""The league: scripted players that measure a strategy from outside (numba kernels).
+"""The league: scripted players that measure a strategy from outside (numba kernels),
+move where a table has not learned (table agents' fallback rules, solver.players) and
+can be opponents in training (solver.mccfr, `league_share`).
 
-Each player reads only what its seat can know: the knowledge array of
-solver.mccfr._abstraction (through the same helpers as the baseline bots of solver.players._kernels),
-the public core fields (face-up cards, strikes, the announcement, the peeked position,
+Each player reads only what its seat can know: the knowledge array of solver.knowledge
+(through the same helpers as the baseline bots of solver.players), the public core fields (face-up cards, strikes, the announcement, the peeked position,
 the power running) and, at its own after-peek decision only, the card it has just
 peeked, exactly as the baseline bots do. The players are described in docs/bots.md.
 
-Kinds start at FIRST_KIND so that they never collide with solver.players._kernels' kinds;
-solver.players._kernels._agent_probs hands every kind from FIRST_KIND on to `_league_probs`.
+Kinds start at FIRST_KIND so that they never collide with the kinds of solver.players
+(bots, tables), whose `agent_probs` hands every kind from FIRST_KIND on to `_league_probs`.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ import numpy as np
 from game_def import kernels as k
 from game_def.kernels import jit
 
-from solver.mccfr import kernels as ab
-from solver.players._knowledge import _known, _spread
+from solver.knowledge import kernels as ab
+from solver.scripted._helpers import _known, _spread
 
 FIRST_KIND = 10
 TRUTHFUL_CHALLENGER = 10   # the truth; challenges every Robin or Sheriff claim

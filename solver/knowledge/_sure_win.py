@@ -22,7 +22,7 @@ from __future__ import annotations
 from game_def import kernels as k
 from game_def.kernels import jit
 
-from ._abstraction import K_CAND, _exact
+from ._kernels import K_CAND, _exact
 
 
 @jit

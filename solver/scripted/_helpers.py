@@ -1,13 +1,13 @@
 """Small kernels every player shares: what a seat knows of a position, and turning
-weights into probabilities. Their own module so that the league players (_league) and
-the bots and tables (_kernels) can both use them without importing each other."""
+weights into probabilities (the league players here, the bots and table agents of
+solver.players through solver.scripted.kernels)."""
 
 from __future__ import annotations
 
 from game_def import kernels as k
 from game_def.kernels import jit
 
-from solver.mccfr import kernels as ab
+from solver.knowledge import kernels as ab
 
 
 @jit

@@ -1,0 +1,130 @@
+"""What each seat knows in a two-player round (numba kernels; docs/abstraction.md,
+"Knowledge: what is tracked").
+
+A small int64 "knowledge" array kept beside the core state and updated after every
+action from what the action let each player see:
+
+- per seat and position, the set of characters the card there can be (a 10-bit mask:
+  one bit once seen, the union of two after a blind exchange, all bits when unknown);
+- per seat and position, whether the *other* seat has looked at the card privately
+  since it last moved;
+- per position, the last character publicly claimed for it.
+
+Everything that plays on a seat's own information reads it: the abstraction of Monte
+Carlo CFR (solver.mccfr), the scripted players (solver.scripted), table agents, search
+and the local best response. Its own package, below all of them, so that training can
+play scripted opponents without an import cycle.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from game_def import kernels as k
+from game_def.kernels import jit
+
+FULL_MASK = (1 << k.NUM_CHARACTERS) - 1
+
+# ----- knowledge array ----------------------------------------------------------------
+K_CAND = 0                                # [seat * 16 + pos]: candidate character mask
+K_OTHER_LOOKED = K_CAND + 2 * k.MAX_POSITIONS    # [seat * 16 + pos]: the other seat looked
+K_CLAIM = K_OTHER_LOOKED + 2 * k.MAX_POSITIONS   # [pos]: last claim, -1 none
+K_SIZE = K_CLAIM + k.MAX_POSITIONS
+
+
+@jit
+def _initial_knowledge(state, rules):
+    """Knowledge at the start of a round: face-up cards known to both, the rest unknown."""
+    know = np.zeros(K_SIZE, dtype=np.int64)
+    n = rules[k.R_N]
+    for p in range(k.MAX_POSITIONS):
+        know[K_CLAIM + p] = -1
+        for s in range(2):
+            if p < n and state[k.S_FACEUP + p] and state[k.S_CARD + p] != k.UNDEALT:
+                know[K_CAND + s * k.MAX_POSITIONS + p] = 1 << state[k.S_CARD + p]
+            else:
+                know[K_CAND + s * k.MAX_POSITIONS + p] = FULL_MASK
+    return know
+
+
+@jit
+def _exchange(know, a, b, seat):
+    """Seat `seat` saw positions a and b exchanged blind (or not): both become the union."""
+    ia = K_CAND + seat * k.MAX_POSITIONS + a
+    ib = K_CAND + seat * k.MAX_POSITIONS + b
+    union = know[ia] | know[ib]
+    know[ia] = union
+    know[ib] = union
+    la = K_OTHER_LOOKED + seat * k.MAX_POSITIONS + a
+    lb = K_OTHER_LOOKED + seat * k.MAX_POSITIONS + b
+    looked = know[la] | know[lb]
+    know[la] = looked
+    know[lb] = looked
+
+
+@jit
+def _observe(know, before, action, after, rules):
+    """Update `know` for `action`, applied to core state `before` giving `after`.
+
+    Uses only what the rules let each seat observe (docs/game-interface.md): public
+    actions, identities made known (the core's S_SEEN_* fields) and, for the actor
+    alone, the Witch's keep/swap.
+    """
+    phase = before[k.S_PHASE]
+    act = action
+    if phase == k.PH_DEAL:          # the deal resumes the player action that needed it
+        phase = before[k.S_RESUME_PHASE]
+        act = before[k.S_RESUME_ACTION]
+    n = rules[k.R_N]
+    actor = before[k.S_ACTOR]
+    base = 4 * n
+    if phase == k.PH_SHUFFLE:
+        a = before[k.S_PICK]
+        b = before[k.S_PICK2]
+        for s in range(2):
+            _exchange(know, a, b, s)
+        know[K_CLAIM + a] = -1
+        know[K_CLAIM + b] = -1
+    elif phase == k.PH_AFTER_PEEK and act > base + k.A_SILENT:
+        know[K_CLAIM + before[k.S_PEEK_POS]] = act - base - k.A_ANNOUNCE
+    elif phase == k.PH_WITCH_CHOICE:
+        a = before[k.S_POWER_POS]
+        b = before[k.S_PICK]
+        other = 1 - actor
+        _exchange(know, a, b, other)
+        know[K_OTHER_LOOKED + other * k.MAX_POSITIONS + a] = 1
+        know[K_OTHER_LOOKED + other * k.MAX_POSITIONS + b] = 1
+        if act == base + k.A_SWAP:
+            ia = K_CAND + actor * k.MAX_POSITIONS + a
+            ib = K_CAND + actor * k.MAX_POSITIONS + b
+            tmp = know[ia]
+            know[ia] = know[ib]
+            know[ib] = tmp
+            la = K_OTHER_LOOKED + actor * k.MAX_POSITIONS + a
+            lb = K_OTHER_LOOKED + actor * k.MAX_POSITIONS + b
+            tmp = know[la]
+            know[la] = know[lb]
+            know[lb] = tmp
+        know[K_CLAIM + a] = -1
+        know[K_CLAIM + b] = -1
+    scope = after[k.S_SEEN_SCOPE]
+    if scope != k.SCOPE_NONE:
+        pos = after[k.S_SEEN_POS]
+        bit = 1 << after[k.S_SEEN_CHAR]
+        if scope == k.SCOPE_ACTOR:
+            know[K_CAND + actor * k.MAX_POSITIONS + pos] = bit
+            know[K_OTHER_LOOKED + (1 - actor) * k.MAX_POSITIONS + pos] = 1
+        else:
+            for s in range(2):
+                know[K_CAND + s * k.MAX_POSITIONS + pos] = bit
+
+
+@jit
+def _exact(cand):
+    """The character a candidate mask pins down, or -1."""
+    if cand == 0 or (cand & (cand - 1)) != 0:
+        return -1
+    c = 0
+    while (cand >> c) != 1:
+        c += 1
+    return c

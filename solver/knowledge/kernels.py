@@ -1,0 +1,17 @@
+"""The knowledge array's kernel interface: what kernels in other packages may call.
+
+The layout `K_*` indexes a seat's knowledge row (solver.knowledge._kernels); the kernels
+start a round's knowledge, update it after an action, read an exact character from a
+candidate mask, and find the decisions that surely win (solver.knowledge._sure_win).
+"""
+
+from ._kernels import (  # noqa: F401  (re-exported layout)
+    FULL_MASK, K_CAND, K_CLAIM, K_OTHER_LOOKED, K_SIZE,
+)
+from ._kernels import (  # noqa: F401  (re-exported kernels)
+    _exact as exact,
+    _initial_knowledge as initial_knowledge,
+    _observe as observe,
+)
+from ._sure_win import _sure_win as sure_win  # noqa: F401
+from ._sure_win import _target_located as target_located  # noqa: F401
