@@ -192,6 +192,13 @@ def simulate(variant_text, rounds, matches, seed, as_json, **params):
 @click.option("--weighting", type=click.Choice(["none", "linear", "discounted"]),
               default="linear", show_default=True,
               help="mccfr: discount of earlier batches (linear CFR or DCFR).")
+@click.option("--league-opponents", type=str, default="",
+              help="mccfr: comma-separated league players that a share of traversals "
+                   "meets instead of the opponent's table, e.g. tempo,baiter "
+                   "(docs/mccfr.md, \"League opponents\"); needs --league-share.")
+@click.option("--league-share", type=Number(min=0.0, max=0.99), default=0.0,
+              show_default=True,
+              help="mccfr: share of traversals against --league-opponents.")
 @click.option("--workers", type=click.IntRange(1, 2), default=2, show_default=True,
               help="mccfr: worker threads (one per seat; results do not depend on it).")
 @click.option("--max-table-gb", type=Number(min=0.0625), default=8.0, show_default=True,
@@ -220,8 +227,8 @@ def simulate(variant_text, rounds, matches, seed, as_json, **params):
                    "solvers are deterministic).")
 @click.option("--json", "as_json", is_flag=True, help="Print the final summary as JSON.")
 def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterations,
-          seconds, minutes, levels, sure_wins, weighting, workers, max_table_gb,
-          snapshot_minutes, out, resume, checkpoint_every, eval_every, eval_every_iterations,
+          seconds, minutes, levels, sure_wins, weighting, league_opponents, league_share,
+          workers, max_table_gb, snapshot_minutes, out, resume, checkpoint_every, eval_every, eval_every_iterations,
           max_memory_gb,
           symmetry, seed, as_json, **params):
     """Solve a two-player variant exactly (CFR family over the full game tree)."""
@@ -254,14 +261,16 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
             raise click.UsageError("give --eval-every (seconds) or --eval-every-iterations, "
                                    "not both")
         refuse_unless(ctx, ["minutes", "levels", "sure_wins", "weighting", "workers",
-                            "max_table_gb", "snapshot_minutes"],
+                            "max_table_gb", "snapshot_minutes", "league_opponents",
+                            "league_share"],
                       f"is for --algo mccfr; the exact solver ({algo}) stops on "
                       f"--seconds, --iterations or --target-exploitability")
     variant = build_variant(variant_text, **params)
     if algo == "mccfr":
+        league = tuple(name.strip() for name in league_opponents.split(",") if name.strip())
         return _solve_mccfr(variant, out, iterations, seconds, minutes, levels, sure_wins,
                             weighting, workers, max_table_gb, snapshot_minutes, resume,
-                            checkpoint_every, seed, as_json)
+                            checkpoint_every, seed, as_json, league, league_share)
     config = SolveConfig(
         variant=variant, algo=algorithm(algo, alpha, beta, gamma), out=Path(out),
         target_exploitability=target_exploitability, max_iterations=iterations,
@@ -301,7 +310,7 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
 
 def _solve_mccfr(variant, out, iterations, seconds, minutes, levels, sure_wins, weighting,
                  workers, max_table_gb, snapshot_minutes, resume, checkpoint_every, seed,
-                 as_json):
+                 as_json, league_opponents=(), league_share=0.0):
     from pathlib import Path
 
     from solver.mccfr.trainer import MCCFRConfig
@@ -320,7 +329,8 @@ def _solve_mccfr(variant, out, iterations, seconds, minutes, levels, sure_wins, 
                                  param_hint="--snapshot-minutes")
     config = MCCFRConfig(variant, levels=levels, sure_wins=sure_wins, weighting=weighting,
                          workers=workers, seed=seed,
-                         max_table_bytes=int(max_table_gb * 1024**3))
+                         max_table_bytes=int(max_table_gb * 1024**3),
+                         league_opponents=league_opponents, league_share=league_share)
     quiet = as_json
     bar = tqdm(total=seconds, unit="s", file=sys.stderr, disable=quiet or None,
                desc="training", bar_format="{desc}: {percentage:3.0f}%|{bar}| "

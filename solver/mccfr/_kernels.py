@@ -29,6 +29,12 @@ that compound along a path are what swamped earlier runs; docs/mccfr.md discusse
 bias this accepts). Actions whose regret is below `CFG_PRUNE_BELOW` and that every
 level plays with probability 0 are skipped with probability `CFG_PRUNE_PROBABILITY`
 (regret-based pruning, as in Pluribus).
+
+League opponents (`CFG_LEAGUE_SHARE` > 0, a non-empty `League`): that share of
+traversals draws one league player (solver.scripted) who plays every opponent decision
+of the traversal, probes included, instead of the opponent's table. The traverser's
+regrets then answer a mixture of its table and the league; the opponent's average
+strategy gets nothing from those traversals (the league's moves are not its own).
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ from game_def.kernels import jit
 
 from solver.mccfr import _abstraction as ab
 from solver.knowledge.kernels import sure_win as _sure_win
+from solver.scripted import kernels as lg
 
 # ----- a seat's table --------------------------------------------------------------------
 Table = namedtuple("Table", ["slots", "keys", "level", "offset", "nact", "visits", "ready",
@@ -79,7 +86,15 @@ CFG_OWN_AVERAGE = 5       # 1: average strategy at the traverser's own decisions
                           # by its reach (exploiters: the fixed side learns nothing);
                           # 0: at the opponent's decisions (external sampling's rule)
 CFG_SURE_WINS = 6         # 1: every seat takes a sure win (solver.knowledge._sure_win) by rule
-CFG_SIZE = 7
+CFG_LEAGUE_SHARE = 7      # share of traversals whose opponent is a league player (League)
+CFG_SIZE = 8
+
+# ----- league opponents in training ---------------------------------------------------
+League = namedtuple("League", ["kinds", "params"])
+"""The league players a traversal may meet instead of the opponent's table
+(CFG_LEAGUE_SHARE of traversals, one player drawn uniformly for the whole traversal).
+kinds[L]      solver.scripted kinds (int64); L = 0: always the table
+params[L, P]  each player's parameter row (solver.scripted.default_params)"""
 
 MAX_DEPTH = 2048
 
@@ -389,9 +404,10 @@ PROBE = 2         # traverser, one action followed, the others probed
 
 
 @jit
-def _probe(seat, own, opp, cfg, rules, rng, ws, d, action):
+def _probe(seat, own, opp, cfg, rules, rng, ws, d, action, league, foe):
     """One playout after `action` at depth d, both seats on their current policies
-    (no inserts); returns its payoff for `seat` and counts its nodes in ws.frames."""
+    (the opponent's is league player `foe` when foe >= 0; no inserts); returns its
+    payoff for `seat` and counts its nodes in ws.frames."""
     state = ws.probe_state
     know = ws.probe_know
     before = ws.probe_before
@@ -418,6 +434,13 @@ def _probe(seat, own, opp, cfg, rules, rng, ws, d, action):
             w = _sure_win(state, rules, know, cur, legal, m) if cfg[CFG_SURE_WINS] > 0 else -1
             if w >= 0:
                 a = legal[w]
+                before[:] = state
+                k.apply_action(state, rules, a)
+                ab._observe(know, before, a, state, rules)
+                continue
+            if cur != seat and foe >= 0:
+                a = legal[_league_move(league, foe, state, rules, know, cur, legal, m, sig,
+                                       rng)]
                 before[:] = state
                 k.apply_action(state, rules, a)
                 ab._observe(know, before, a, state, rules)
@@ -465,10 +488,11 @@ def _update(table, e, n, vals, level_sig):
 
 
 @jit
-def _traverse(seat, own, opp, cfg, rules, rng, ws):
+def _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe):
     """One traversal for `seat` from ws.states[0]/ws.knows[0] (the module docstring
-    says how it samples). Iterative (an explicit stack of depths). Returns the number
-    of nodes visited, probes included."""
+    says how it samples), against the opponent's table, or against league player `foe`
+    (an index into `league`) when foe >= 0. Iterative (an explicit stack of depths).
+    Returns the number of nodes visited, probes included."""
     d = 0
     entering = True
     ret = 0.0
@@ -512,6 +536,12 @@ def _traverse(seat, own, opp, cfg, rules, rng, ws):
                     _child(ws, d, rules, legal[w])
                     d += 1
                     continue
+            if cur != seat and foe >= 0:   # a league opponent: played, nothing learned
+                j = _league_move(league, foe, state, rules, ws.knows[d], cur, legal, m,
+                                 ws.sig[d], rng)
+                _child(ws, d, rules, legal[j])
+                d += 1
+                continue
             fk, ck, n = ab._decision_keys(state, rules, ws.knows[d], cur, legal, m,
                                           ws.scratch, abst)
             frames[d, F_ACTIONS] = n
@@ -582,7 +612,7 @@ def _traverse(seat, own, opp, cfg, rules, rng, ws):
                 for jj in range(n):
                     if jj != j and not np.isnan(vals[jj]):
                         vals[jj] = _probe(seat, own, opp, cfg, rules, rng, ws, d,
-                                          legal[_concrete(abst, m, jj, rng)])
+                                          legal[_concrete(abst, m, jj, rng)], league, foe)
             _child(ws, d, rules, legal[_concrete(abst, m, j, rng)])
             d += 1
             continue
@@ -622,15 +652,37 @@ def _traverse(seat, own, opp, cfg, rules, rng, ws):
 
 
 @jit
-def _run_worker(seat, iterations, cfg, rules, rng, own, opp):
-    """Run `iterations` traversals for `seat`; returns the number of nodes visited."""
+def _run_worker(seat, iterations, cfg, rules, rng, own, opp, league):
+    """Run `iterations` traversals for `seat`; returns the number of nodes visited.
+    A share CFG_LEAGUE_SHARE of them (when `league` has players) meets a league player
+    drawn uniformly instead of the opponent's table; no draw is made otherwise, so a
+    run without a league consumes its random stream exactly as before."""
     ws = _workspace()
     visited = 0
+    players = league.kinds.shape[0]
+    share = cfg[CFG_LEAGUE_SHARE]
     for _ in range(iterations):
+        foe = -1
+        if players > 0 and share > 0 and _uniform(rng) < share:
+            foe = _below(rng, players)
         ws.states[0, :] = k.initial_state(rules)
         ws.knows[0, :] = ab._initial_knowledge(ws.states[0], rules)
-        visited += _traverse(seat, own, opp, cfg, rules, rng, ws)
+        visited += _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe)
     return visited
+
+
+@jit
+def _league_move(league, foe, state, rules, know, seat, legal, m, probs, rng):
+    """Index in legal[:m] of league player `foe`'s move for `seat` (probs: a buffer)."""
+    lg.league_probs(league.kinds[foe], league.params[foe], state, rules, know, seat, legal,
+                    m, probs)
+    return _pick(probs, m, rng)
+
+
+def no_league() -> League:
+    """A League with no players: every traversal meets the opponent's table."""
+    return League(np.zeros(0, dtype=np.int64),
+                  np.zeros((0, lg.NUM_LEAGUE_PARAMS), dtype=np.float64))
 
 
 @jit

@@ -51,6 +51,8 @@ def _load_checkpoint(path: Path, config: MCCFRConfig) -> tuple[MCCFRSolver, dict
         raise MCCFRError(f"checkpoint {path} is unreadable ({type(e).__name__}); delete it "
                          f"to start again") from None
     info["config"].setdefault("sure_wins", False)   # checkpoints made before the rule
+    info["config"].setdefault("league_opponents", [])  # ... before league opponents
+    info["config"].setdefault("league_share", 0.0)
     if info["config"] != _config_json(config):
         raise MCCFRError(f"checkpoint {path} is for {info['config']}, not "
                          f"{_config_json(config)}; use another --out or the same settings")

@@ -26,9 +26,9 @@ from ._abstraction import (  # noqa: F401  (re-exported kernels)
     _position_codes as position_codes,
 )
 from ._kernels import (  # noqa: F401
-    CFG_EXPLORATION, CFG_FINE_VISITS, CFG_MAX_BRANCHING, CFG_OWN_AVERAGE,
+    CFG_EXPLORATION, CFG_FINE_VISITS, CFG_LEAGUE_SHARE, CFG_MAX_BRANCHING, CFG_OWN_AVERAGE,
     CFG_PRUNE_BELOW, CFG_PRUNE_PROBABILITY, CFG_SIZE, CFG_SURE_WINS, M_ENTRIES, M_FROZEN, M_SIZE,
-    M_SLOT_CAPACITY, M_USED, Table,
+    M_SLOT_CAPACITY, M_USED, League, Table, no_league,
 )
 from solver.knowledge.kernels import sure_win  # noqa: F401
 from solver.knowledge.kernels import target_located  # noqa: F401

@@ -21,6 +21,7 @@ from game_def.variant import Variant
 from solver.jobs import in_both_seats
 from solver.mccfr import _kernels as kern
 from solver.mccfr._abstraction import COARSE, FINE
+from solver.scripted import LEAGUE_KINDS, LEAGUE_NAMES, default_params
 
 WEIGHTINGS = ("none", "linear", "discounted")
 LEVELS = ("coarse", "fine")
@@ -47,8 +48,12 @@ class MCCFRConfig:
     probability 0 whose regret is below prune_below.
     levels: "fine" plays a decision's fine entry once it has `fine_visits` updates
     and the coarse entry before that; "coarse" keeps only the coarse level.
-    sure_wins: both seats take a sure win (a located camp unmasked, solver.mccfr.
+    sure_wins: both seats take a sure win (a located camp unmasked, solver.knowledge.
     _sure_win) by rule instead of learning it; exact, and it prunes those subtrees.
+    league_opponents / league_share: that share of traversals meets one of these league
+    players (solver.scripted, drawn uniformly) instead of the opponent's table, so that
+    the regrets answer the league as well as self-play (docs/mccfr.md, "League
+    opponents"); () and 0.0 (the default): self-play alone.
     """
 
     variant: Variant
@@ -63,6 +68,8 @@ class MCCFRConfig:
     levels: str = "fine"
     fine_visits: int = 200
     sure_wins: bool = True
+    league_opponents: tuple = ()
+    league_share: float = 0.0
     batch_iterations: int = 200
     workers: int = 2
     seed: int = 0
@@ -96,6 +103,22 @@ class MCCFRConfig:
             raise MCCFRError(f"prune_below must be a regret <= 0, got {self.prune_below}")
         if self.fine_visits < 1:
             raise MCCFRError(f"fine_visits must be at least 1, got {self.fine_visits}")
+        if isinstance(self.league_opponents, str):
+            raise MCCFRError("league_opponents is a tuple of names, not a string")
+        object.__setattr__(self, "league_opponents", tuple(self.league_opponents))
+        unknown = [name for name in self.league_opponents if name not in LEAGUE_KINDS]
+        if unknown:
+            raise MCCFRError(f"unknown league opponent {unknown[0]!r}: choose from "
+                             f"{', '.join(LEAGUE_NAMES)}")
+        if len(set(self.league_opponents)) != len(self.league_opponents):
+            raise MCCFRError(f"league opponents repeat a name: "
+                             f"{','.join(self.league_opponents)}")
+        if not 0 <= self.league_share < 1:  # nan fails too
+            raise MCCFRError(f"league_share must be in [0, 1), got {self.league_share}")
+        if bool(self.league_opponents) != (self.league_share > 0):
+            raise MCCFRError("league opponents and a league share go together: give both "
+                             "(for example --league-opponents tempo,baiter --league-share "
+                             "0.2) or neither")
         if self.max_table_bytes < 64 * 1024**2:
             raise MCCFRError(f"max_table_bytes must be at least 64 MiB, got "
                              f"{self.max_table_bytes}")
@@ -107,6 +130,8 @@ class MCCFRConfig:
                 "prune_below": self.prune_below,
                 "prune_probability": self.prune_probability, "levels": self.levels,
                 "fine_visits": self.fine_visits, "sure_wins": self.sure_wins,
+                "league_opponents": list(self.league_opponents),
+                "league_share": self.league_share,
                 "batch_iterations": self.batch_iterations}
 
     def settings_array(self) -> np.ndarray:
@@ -118,7 +143,16 @@ class MCCFRConfig:
         cfg[kern.CFG_PRUNE_PROBABILITY] = self.prune_probability
         cfg[kern.CFG_FINE_VISITS] = self.fine_visits if self.levels == "fine" else -1
         cfg[kern.CFG_SURE_WINS] = 1.0 if self.sure_wins else 0.0
+        cfg[kern.CFG_LEAGUE_SHARE] = self.league_share
         return cfg
+
+    def league(self) -> "kern.League":
+        """The kernels' view of the league opponents."""
+        if not self.league_opponents:
+            return kern.no_league()
+        return kern.League(
+            np.array([LEAGUE_KINDS[name] for name in self.league_opponents], dtype=np.int64),
+            np.array([default_params(name) for name in self.league_opponents]))
 
 
 def _slot_count(entries: int) -> int:
@@ -293,6 +327,7 @@ class MCCFRSolver:
         self.config = config
         self.rules = rules_array(config.variant)
         self.cfg = config.settings_array()
+        self.league = config.league()
         self.tables = [SeatTable(), SeatTable()]
         seeds = np.random.SeedSequence(config.seed).generate_state(2, dtype=np.uint64)
         self.rngs = [np.array([s], dtype=np.uint64) for s in seeds]
@@ -348,7 +383,8 @@ class MCCFRSolver:
         scratch = [SeatTable(16, 256), SeatTable(16, 256)]
         views = [t.kernel_view() for t in scratch]
         kern._refresh_snapshot(views[0], 1)
-        kern._run_worker(0, 1, self.cfg, self.rules, self.rngs[0].copy(), views[0], views[1])
+        kern._run_worker(0, 1, self.cfg, self.rules, self.rngs[0].copy(), views[0], views[1],
+                         self.league)
         kern._discount(views[0], 1.0, 1.0, 1.0)
         out = np.empty(max(scratch[0].action_slots, 1), dtype=np.float32)
         kern._normalise_average(views[0], scratch[0].entries, scratch[0].action_slots, out)
@@ -384,7 +420,7 @@ class MCCFRSolver:
             # sums: no array is written by both.
             nodes[seat] = kern._run_worker(seat, cfg.batch_iterations, self.cfg,
                                            self.rules, self.rngs[seat], views[seat],
-                                           views[1 - seat])
+                                           views[1 - seat], self.league)
 
         self._in_both_seats(traverse)
         self.nodes += nodes[0] + nodes[1]

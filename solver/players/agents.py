@@ -31,19 +31,16 @@ from game_def.errors import RobinWoodError
 from game_def.variant import Variant
 
 from solver.players import _kernels as ka
+from solver.scripted import DEFAULT_THRESHOLD, LEAGUE_KINDS, LEAGUE_NAMES
 from solver.scripted import kernels as lg
 from solver.mccfr import kernels as mc
 from solver.mccfr.table_file import read_table
 
 BOTS = ("uniform", "honest", "paranoid", "heuristic")
-LEAGUE_BOTS = ("truthful_challenger", "silent", "counter", "leader_bluffer",
-               "threshold_challenger", "baiter", "tempo")
+LEAGUE_BOTS = LEAGUE_NAMES
 BOT_NAMES = BOTS + LEAGUE_BOTS
 _BOT_KIND = {"uniform": ka.UNIFORM, "honest": ka.HONEST, "paranoid": ka.PARANOID,
-             "heuristic": ka.HEURISTIC, "truthful_challenger": lg.TRUTHFUL_CHALLENGER,
-             "silent": lg.SILENT, "counter": lg.COUNTER, "leader_bluffer": lg.LEADER_BLUFFER,
-             "threshold_challenger": lg.THRESHOLD_CHALLENGER, "baiter": lg.BAITER,
-             "tempo": lg.TEMPO}
+             "heuristic": ka.HEURISTIC, **LEAGUE_KINDS}
 # the options each bot takes (`name:option=value,...` in load_agent; defaults in bot())
 _BOT_OPTIONS = {"heuristic": ("bluff", "challenge_below"), "threshold_challenger": ("t",)}
 
@@ -195,7 +192,8 @@ def _empty_table():
             np.zeros(1, dtype=np.float32))
 
 
-def bot(name: str, bluff: float = 0.3, challenge_below: float = 0.3, t: float = 0.5) -> Agent:
+def bot(name: str, bluff: float = 0.3, challenge_below: float = 0.3,
+        t: float = DEFAULT_THRESHOLD) -> Agent:
     """A baseline bot or league player by name (BOT_NAMES). `bluff` and
     `challenge_below` are the heuristic bot's rates, `t` the threshold_challenger's
     threshold; the other bots ignore them."""
@@ -214,7 +212,7 @@ def bot(name: str, bluff: float = 0.3, challenge_below: float = 0.3, t: float = 
             label = f"heuristic(bluff={bluff:g},challenge_below={challenge_below:g})"
     elif name == "threshold_challenger":
         params[lg.P_THRESHOLD] = t
-        if t != 0.5:
+        if t != DEFAULT_THRESHOLD:
             label = f"threshold_challenger(t={t:g})"
     return Agent(label, _BOT_KIND[name], params, (_empty_table(), _empty_table()))
 

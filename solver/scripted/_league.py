@@ -32,6 +32,7 @@ TEMPO = 16                 # claims the Companion (extra turn) on every peek
 LAST_KIND = 16
 
 P_THRESHOLD = 0            # threshold_challenger: challenge when P(false) is above this
+NUM_LEAGUE_PARAMS = 1      # parameters a league player reads (a longer row may be passed)
 
 
 # ----- what the seat knows ------------------------------------------------------------
