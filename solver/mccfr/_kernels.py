@@ -434,25 +434,18 @@ def _probe(seat, own, opp, cfg, rules, rng, ws, d, action, league, foe):
             w = _sure_win(state, rules, know, cur, legal, m) if cfg[CFG_SURE_WINS] > 0 else -1
             if w >= 0:
                 a = legal[w]
-                before[:] = state
-                k.apply_action(state, rules, a)
-                ab._observe(know, before, a, state, rules)
-                continue
-            if cur != seat and foe >= 0:
+            elif cur != seat and foe >= 0:
                 a = legal[_league_move(league, foe, state, rules, know, cur, legal, m, sig,
                                        rng)]
-                before[:] = state
-                k.apply_action(state, rules, a)
-                ab._observe(know, before, a, state, rules)
-                continue
-            fk, ck, n = ab._decision_keys(state, rules, know, cur, legal, m, ws.scratch,
-                                          abst)
-            if cur == seat:
-                _own_policy(own, cfg, fk, ck, n, False, sig, sig_c, sig_f)
             else:
-                _opponent_policy(opp, fk, ck, n, sig, sig_c, sig_f, own.meta)
-            j = _pick(sig, n, rng)
-            a = legal[_concrete(abst, m, j, rng)]
+                fk, ck, n = ab._decision_keys(state, rules, know, cur, legal, m,
+                                              ws.scratch, abst)
+                if cur == seat:
+                    _own_policy(own, cfg, fk, ck, n, False, sig, sig_c, sig_f)
+                else:
+                    _opponent_policy(opp, fk, ck, n, sig, sig_c, sig_f, own.meta)
+                j = _pick(sig, n, rng)
+                a = legal[_concrete(abst, m, j, rng)]
         before[:] = state
         k.apply_action(state, rules, a)
         ab._observe(know, before, a, state, rules)

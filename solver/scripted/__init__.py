@@ -9,13 +9,12 @@ import numpy as np
 
 from solver.scripted import kernels as _interface
 
-LEAGUE_NAMES = ("truthful_challenger", "silent", "counter", "leader_bluffer",
-                "threshold_challenger", "baiter", "tempo")
 LEAGUE_KINDS = {"truthful_challenger": _interface.TRUTHFUL_CHALLENGER,
                 "silent": _interface.SILENT, "counter": _interface.COUNTER,
                 "leader_bluffer": _interface.LEADER_BLUFFER,
                 "threshold_challenger": _interface.THRESHOLD_CHALLENGER,
                 "baiter": _interface.BAITER, "tempo": _interface.TEMPO}
+LEAGUE_NAMES = tuple(LEAGUE_KINDS)
 DEFAULT_THRESHOLD = 0.5    # threshold_challenger: challenge when P(claim false) > 0.5
 
 
