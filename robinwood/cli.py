@@ -199,6 +199,10 @@ def simulate(variant_text, rounds, matches, seed, as_json, **params):
 @click.option("--league-share", type=Number(min=0.0, max=0.99), default=0.0,
               show_default=True,
               help="mccfr: share of traversals against --league-opponents.")
+@click.option("--coarse-actions", type=click.Choice(["classes", "letters"]),
+              default="classes", show_default=True,
+              help="mccfr: what coarse entries act on: the decision's classes, or a fixed "
+                   "alphabet of letters per decision (docs/abstraction.md, \"Letters\").")
 @click.option("--workers", type=click.IntRange(1, 2), default=2, show_default=True,
               help="mccfr: worker threads (one per seat; results do not depend on it).")
 @click.option("--max-table-gb", type=Number(min=0.0625), default=8.0, show_default=True,
@@ -228,7 +232,7 @@ def simulate(variant_text, rounds, matches, seed, as_json, **params):
 @click.option("--json", "as_json", is_flag=True, help="Print the final summary as JSON.")
 def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterations,
           seconds, minutes, levels, sure_wins, weighting, league_opponents, league_share,
-          workers, max_table_gb, snapshot_minutes, out, resume, checkpoint_every, eval_every, eval_every_iterations,
+          coarse_actions, workers, max_table_gb, snapshot_minutes, out, resume, checkpoint_every, eval_every, eval_every_iterations,
           max_memory_gb,
           symmetry, seed, as_json, **params):
     """Solve a two-player variant exactly (CFR family over the full game tree)."""
@@ -262,7 +266,7 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
                                    "not both")
         refuse_unless(ctx, ["minutes", "levels", "sure_wins", "weighting", "workers",
                             "max_table_gb", "snapshot_minutes", "league_opponents",
-                            "league_share"],
+                            "league_share", "coarse_actions"],
                       f"is for --algo mccfr; the exact solver ({algo}) stops on "
                       f"--seconds, --iterations or --target-exploitability")
     variant = build_variant(variant_text, **params)
@@ -270,7 +274,8 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
         league = tuple(name.strip() for name in league_opponents.split(",") if name.strip())
         return _solve_mccfr(variant, out, iterations, seconds, minutes, levels, sure_wins,
                             weighting, workers, max_table_gb, snapshot_minutes, resume,
-                            checkpoint_every, seed, as_json, league, league_share)
+                            checkpoint_every, seed, as_json, league, league_share,
+                            coarse_actions)
     config = SolveConfig(
         variant=variant, algo=algorithm(algo, alpha, beta, gamma), out=Path(out),
         target_exploitability=target_exploitability, max_iterations=iterations,
@@ -310,7 +315,7 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
 
 def _solve_mccfr(variant, out, iterations, seconds, minutes, levels, sure_wins, weighting,
                  workers, max_table_gb, snapshot_minutes, resume, checkpoint_every, seed,
-                 as_json, league_opponents=(), league_share=0.0):
+                 as_json, league_opponents=(), league_share=0.0, coarse_actions="classes"):
     from pathlib import Path
 
     from solver.mccfr.trainer import MCCFRConfig
@@ -330,7 +335,8 @@ def _solve_mccfr(variant, out, iterations, seconds, minutes, levels, sure_wins, 
     config = MCCFRConfig(variant, levels=levels, sure_wins=sure_wins, weighting=weighting,
                          workers=workers, seed=seed,
                          max_table_bytes=int(max_table_gb * 1024**3),
-                         league_opponents=league_opponents, league_share=league_share)
+                         league_opponents=league_opponents, league_share=league_share,
+                         coarse_actions=coarse_actions)
     quiet = as_json
     bar = tqdm(total=seconds, unit="s", file=sys.stderr, disable=quiet or None,
                desc="training", bar_format="{desc}: {percentage:3.0f}%|{bar}| "

@@ -28,7 +28,8 @@ def decisions_with_fine_keys(variant):
             continue
         _, know = ka._replay(rules, np.array(state.history(), dtype=np.int64))
         m = k._legal_actions(state.core_state, rules, legal)
-        fine, _, count = ab._decision_keys(state.core_state, rules, know,
-                                           state.current_player(), legal, m, scratch, abst)
+        fine, _, count, _ = ab._decision_keys(state.core_state, rules, know,
+                                              state.current_player(), legal, m, scratch,
+                                              abst, False)
         yield state, int(fine), int(count)
         stack += [state.child(a) for a in state.legal_actions()]

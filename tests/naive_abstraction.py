@@ -313,3 +313,60 @@ def coarse_features(state, player: int) -> tuple[int, ...]:
         elsewhere = sum(1 for p in range(n) if p != pos and known[p] == said)
         out[4] = min(int(variant.counts[said]) - elsewhere, 2)
     return tuple(out)
+
+
+# ----- letters: the coarse level's fixed alphabet (docs/abstraction.md, "Letters") ------
+POSITION_PHASES = ("turn", "reveal", "pick")
+CARD_LETTERS = 36
+NUM_FIXED = 25                            # the core's fixed actions (silent ... name)
+# fixed-action phases: (first fixed code, alphabet size)
+FIXED_ALPHABETS = {"after_peek": (0, 11), "respond": (11, 2), "witch_choice": (13, 2),
+                   "name": (15, 10)}
+
+
+def card_letter(code: int) -> int:
+    """What kind of card a position code is: a known character face down (0-9) or up
+    (10-19); an unknown card by (other looked, claim camp) 20-27; a blind pair by (the
+    camps it may hold, other looked) 28-35."""
+    cand = code & CANDIDATES
+    looked = 1 if code & OTHER_LOOKED else 0
+    if bin(cand).count("1") == 1:
+        return cand.bit_length() - 1 + (NUM_CHARACTERS if code & FACE_UP else 0)
+    if cand == 0:
+        claim = ((code >> CLAIM_SHIFT) & 15) - 1
+        group = (0 if claim < 0 else 1 if claim in ROBIN_CAMP else 2 if claim in SHERIFF_CAMP
+                 else 3)
+        return 20 + 4 * looked + group
+    chars = {c for c in range(NUM_CHARACTERS) if cand >> c & 1}
+    camps = (1 if chars & ROBIN_CAMP else 0) | (2 if chars & SHERIFF_CAMP else 0)
+    return 28 + 2 * camps + looked
+
+
+def alphabet(phase: str) -> int:
+    if phase in POSITION_PHASES:
+        return 2 * CARD_LETTERS + NUM_FIXED
+    return FIXED_ALPHABETS.get(phase, (0, NUM_FIXED))[1]
+
+
+def letters(state, player: int) -> dict[int, int]:
+    """Legal action -> its letter in the phase's alphabet: at a turn, peek letters then
+    use letters; at a power, card letters, then those of a card in a role (peeked this
+    turn, running the power, first pick); fixed actions after the position letters, or
+    from the phase's first fixed code in a phase without position actions."""
+    variant, now, view, turn = _read(state, player)
+    n = variant.num_positions
+    codes = position_codes(now, view, turn)
+    out = {}
+    for a in state.legal_actions():
+        if a < 4 * n:
+            c = card_letter(codes[a % n])
+            if now.phase == "turn":
+                out[a] = (a // n) * CARD_LETTERS + c
+            else:
+                role = codes[a % n] & (PEEKED | POWER | PICKED)
+                out[a] = c + (CARD_LETTERS if role else 0)
+        elif now.phase in POSITION_PHASES:
+            out[a] = 2 * CARD_LETTERS + (a - 4 * n)
+        else:
+            out[a] = a - 4 * n - FIXED_ALPHABETS.get(now.phase, (0, NUM_FIXED))[0]
+    return out

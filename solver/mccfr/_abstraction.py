@@ -17,6 +17,12 @@ Position actions are abstracted by their *action code* (the position code with a
 pair's candidates reduced to the camps they may hold): all positions with the same
 action code are one abstract action, and playing it picks one of them uniformly. Both
 keys determine the abstract actions, so the two levels share them.
+
+With *letters* (MCCFRConfig.coarse_actions="letters") the coarse key drops the class set:
+its actions are a fixed alphabet per decision phase (`ALPHABET`), and each abstract
+action maps to one letter (what kind of card it acts on: the character if known, else
+the opponent's look, the claim's camp or a blind pair's camps). A coarse entry keeps a
+value per letter; the letters a decision lacks are masked.
 """
 
 from __future__ import annotations
@@ -44,9 +50,6 @@ ROLE_PICKED = 1 << 18                     # the power's first pick
 TURN_BUCKET_EDGES = np.array([2, 4, 8, 16], dtype=np.int64)
 NUM_TURN_BUCKETS = len(TURN_BUCKET_EDGES) + 1
 
-# Abstract actions beyond position classes keep the core's fixed-action offsets.
-MAX_ABSTRACT = k.MAX_LEGAL
-
 # Action code of a face-down card known only as one of two (after a blind exchange):
 # the candidate bits are replaced by this flag and the camps the pair may hold.
 ACTION_PARTIAL = 1 << 19
@@ -61,6 +64,32 @@ FINE = 0
 COARSE = 1
 COARSE_FEATURES = 5                       # length of the coarse feature vector
 MAX_LOOKED = 4                            # opponent-looked cards counted up to this
+
+# ----- letters: the coarse level's fixed alphabet (coarse_actions="letters") ------------
+# A card letter says what kind of card an action acts on: a known character (face down
+# 0-9, face up 10-19), an unknown card by (other looked, claim group) 20-27, a blind
+# pair by (the camps it may hold, other looked) 28-35.
+CARD_LETTERS = 36
+LETTER_UNKNOWN = 2 * k.NUM_CHARACTERS
+LETTER_PAIR = LETTER_UNKNOWN + 8
+# Turn: peek letters, then use letters. Powers (reveal, pick): card letters, then card
+# letters of the card in a role (peeked this turn, running the power, first pick).
+POSITION_LETTERS = 2 * CARD_LETTERS
+# Per phase: the first fixed-action code of its alphabet and the alphabet's size.
+# Position phases put the fixed actions after the position letters.
+_POSITION_PHASES = (k.PH_TURN, k.PH_REVEAL, k.PH_PICK)
+PHASE_FIXED_LO = np.zeros(k.PH_TERMINAL + 1, dtype=np.int64)
+ALPHABET = np.full(k.PH_TERMINAL + 1, k.NUM_FIXED_ACTIONS, dtype=np.int64)
+for _ph in _POSITION_PHASES:
+    ALPHABET[_ph] = POSITION_LETTERS + k.NUM_FIXED_ACTIONS
+for _ph, _lo, _size in ((k.PH_AFTER_PEEK, k.A_SILENT, k.A_CHALLENGE - k.A_SILENT),
+                        (k.PH_RESPOND, k.A_CHALLENGE, 2), (k.PH_WITCH_CHOICE, k.A_KEEP, 2),
+                        (k.PH_NAME, k.A_NAME, k.NUM_FIXED_ACTIONS - k.A_NAME)):
+    PHASE_FIXED_LO[_ph] = _lo
+    ALPHABET[_ph] = _size
+MAX_ALPHABET = int(ALPHABET.max())
+# The most actions an entry has: abstract actions (at most the legal ones) or letters.
+MAX_ABSTRACT = max(k.MAX_LEGAL, MAX_ALPHABET)
 
 
 @jit
@@ -301,12 +330,84 @@ def _coarse_key(state, rules, know, seat, glob, cls, m, count, coarse):
 
 
 @jit
-def _decision_keys(state, rules, know, seat, legal, m, scratch, abstract_of):
-    """Fine key, coarse key and number of abstract actions of `seat`'s decision.
+def _card_letter(code):
+    """What kind of card a position code is, in CARD_LETTERS letters: a known character
+    (face up or down), an unknown card by the opponent's look and the claim's camp, a
+    blind pair by the camps it may hold and the opponent's look."""
+    cand = code & CODE_CANDIDATES
+    looked = 1 if code & CODE_OTHER_LOOKED else 0
+    if cand != 0 and (cand & (cand - 1)) == 0:
+        c = 0
+        while (cand >> c) != 1:
+            c += 1
+        return c + (k.NUM_CHARACTERS if code & CODE_FACE_UP else 0)
+    if cand == 0:
+        claim = ((code >> CODE_CLAIM_SHIFT) & 15) - 1
+        return LETTER_UNKNOWN + 4 * looked + _claim_group(claim)
+    camps = 0
+    if cand & ROBIN_CAMP_MASK:
+        camps |= ACTION_PARTIAL_ROBIN_CAMP
+    if cand & SHERIFF_CAMP_MASK:
+        camps |= ACTION_PARTIAL_SHERIFF_CAMP
+    return LETTER_PAIR + 2 * camps + looked
+
+
+@jit
+def _letter(phase, action, code, n):
+    """The letter of core action `action` (position code `code` for a position action)
+    in the alphabet of `phase` (ALPHABET[phase] letters)."""
+    if action < 4 * n:
+        c = _card_letter(code)
+        if phase == k.PH_TURN:
+            return (action // n) * CARD_LETTERS + c       # peek, then use
+        if code & (ROLE_PEEKED | ROLE_POWER | ROLE_PICKED):
+            return CARD_LETTERS + c
+        return c
+    fixed = action - 4 * n
+    if phase == k.PH_TURN or phase == k.PH_REVEAL or phase == k.PH_PICK:
+        return POSITION_LETTERS + fixed
+    return fixed - PHASE_FIXED_LO[phase]
+
+
+@jit
+def _letters(state, rules, codes, legal, m, abstract_of, count, letter_of, size):
+    """Letter (letter_of[:count]) and number of legal actions (size[:count]) of each
+    abstract action; returns the phase's alphabet size."""
+    n = rules[k.R_N]
+    phase = state[k.S_PHASE]
+    for j in range(count):
+        size[j] = 0
+    for i in range(m):
+        j = abstract_of[i]
+        a = legal[i]
+        size[j] += 1
+        letter_of[j] = _letter(phase, a, codes[a % n] if a < 4 * n else 0, n)
+    return ALPHABET[phase]
+
+
+@jit
+def _letter_key(glob, coarse):
+    """The coarse key of a decision under letters: the globals and the coarse features
+    (the alphabet follows from the phase)."""
+    h = np.uint64(0x452821E638D01377)
+    for i in range(6):
+        h = _mix(h, glob[i])
+    for i in range(COARSE_FEATURES):
+        h = _mix(h, coarse[i])
+    return np.int64(h & np.uint64(0x7FFFFFFFFFFFFFFF))
+
+
+@jit
+def _decision_keys(state, rules, know, seat, legal, m, scratch, abstract_of, letters):
+    """Fine key, coarse key, number of abstract actions and number of coarse actions of
+    `seat`'s decision.
 
     `legal[:m]` are the core's legal actions; abstract_of[i] gets the abstract index of
-    legal[i]. scratch: int64 array of shape (5, k.MAX_LEGAL) (codes, sorted codes,
-    globals, classes, coarse features).
+    legal[i]. scratch: int64 array of shape (SCRATCH_ROWS, k.MAX_LEGAL) (codes, sorted
+    codes, globals, classes, coarse features, then each abstract action's coarse action
+    and its number of legal actions). `letters`: the coarse level's actions are the
+    phase's letters (scratch[5] maps abstract actions to them); otherwise they are the
+    abstract actions themselves (scratch[5] is the identity).
     """
     n = rules[k.R_N]
     codes = scratch[0]
@@ -317,8 +418,19 @@ def _decision_keys(state, rules, know, seat, legal, m, scratch, abstract_of):
     count = _classes(state, rules, codes, legal, m, cls, abstract_of)
     fine = _mix(np.uint64(_key_of(sorted_codes, n, glob)), count)
     fine_key = np.int64(fine & np.uint64(0x7FFFFFFFFFFFFFFF))
+    if letters:
+        width = _letters(state, rules, codes, legal, m, abstract_of, count, scratch[5],
+                         scratch[6])
+        _coarse_features(state, rules, know, seat, scratch[4])
+        coarse_key = _letter_key(glob, scratch[4])
+        return fine_key, coarse_key, count, width
     coarse_key = _coarse_key(state, rules, know, seat, glob, cls, m, count, scratch[4])
-    return fine_key, coarse_key, count
+    for j in range(count):
+        scratch[5, j] = j
+        scratch[6, j] = 0
+    for i in range(m):
+        scratch[6, abstract_of[i]] += 1
+    return fine_key, coarse_key, count, count
 
 
-SCRATCH_ROWS = 5
+SCRATCH_ROWS = 7

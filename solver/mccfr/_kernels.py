@@ -87,7 +87,8 @@ CFG_OWN_AVERAGE = 5       # 1: average strategy at the traverser's own decisions
                           # 0: at the opponent's decisions (external sampling's rule)
 CFG_SURE_WINS = 6         # 1: every seat takes a sure win (solver.knowledge._sure_win) by rule
 CFG_LEAGUE_SHARE = 7      # share of traversals whose opponent is a league player (League)
-CFG_SIZE = 8
+CFG_COARSE_LETTERS = 8    # 1: coarse entries act on the phase's letters (docs/abstraction.md)
+CFG_SIZE = 9
 
 # ----- league opponents in training ---------------------------------------------------
 League = namedtuple("League", ["kinds", "params"])
@@ -254,16 +255,65 @@ def _rehash(keys, entries, slots):
 
 
 # ----- policies ---------------------------------------------------------------------------
+Letters = namedtuple("Letters", ["width", "letter_of", "size", "buf"])
+"""A decision's coarse actions when they are letters (CFG_COARSE_LETTERS): the
+alphabet's size, the letter of each abstract action and its number of legal actions
+(ab._decision_keys' scratch rows 5 and 6), and a float64 buffer of 2 * ab.MAX_ABSTRACT."""
+
+
 @jit
-def _own_policy(table, cfg, fine_key, coarse_key, n, insert, sig, sig_c, sig_f):
+def _spread(weights, off, positive, letters, n, out):
+    """A coarse entry's policy over the n abstract actions from its per-letter weights
+    weights[off:off + width] (regrets when `positive`: their positive parts; else
+    probabilities): renormalised over the letters present (uniform over them where none
+    has weight), then each letter's share split among its abstract actions by their
+    numbers of legal actions, so that every legal action of a letter is equally
+    likely. off < 0: no entry (uniform over the letters present)."""
+    buf = letters.buf
+    width = letters.width
+    for ell in range(width):
+        buf[ell] = -1.0                       # absent
+    for j in range(n):
+        buf[letters.letter_of[j]] = 0.0
+    total = 0.0
+    present = 0
+    for ell in range(width):
+        if buf[ell] < 0:
+            continue
+        present += 1
+        w = 0.0
+        if off >= 0:
+            w = weights[off + ell]
+            if positive and w < 0:
+                w = 0.0
+        buf[ell] = w
+        total += w
+    # each present letter's probability, then divided by its legal actions
+    members = letters.buf[ab.MAX_ABSTRACT:]
+    for ell in range(width):
+        members[ell] = 0.0
+    for j in range(n):
+        members[letters.letter_of[j]] += letters.size[j]
+    for j in range(n):
+        ell = letters.letter_of[j]
+        p = buf[ell] / total if total > 0 else 1.0 / present
+        out[j] = p * letters.size[j] / members[ell]
+
+
+@jit
+def _own_policy(table, cfg, fine_key, coarse_key, n, letters, insert, sig, sig_c, sig_f):
     """The traverser's current policies at a decision: coarse (sig_c), fine (sig_f) and
-    the one it plays (sig). Entries are inserted when `insert`. Returns (fine entry,
-    coarse entry), -1 where there is none."""
+    the one it plays (sig), over the abstract actions. Entries are inserted when
+    `insert`. `letters`: the decision's letters when CFG_COARSE_LETTERS (the coarse
+    entry then has letters.width actions), else unused. Returns (fine entry, coarse
+    entry), -1 where there is none."""
+    by_letter = cfg[CFG_COARSE_LETTERS] > 0
+    width = letters.width if by_letter else n
     if insert:
-        ec = _find_or_insert(table, coarse_key, n, ab.COARSE)
+        ec = _find_or_insert(table, coarse_key, width, ab.COARSE)
     else:
         ec = _find(table.slots, table.keys, coarse_key)
-    if ec >= 0 and table.nact[ec] != n:
+    if ec >= 0 and table.nact[ec] != width:
         table.meta[M_MISMATCH] += 1
         ec = -1
     ef = -1
@@ -277,7 +327,9 @@ def _own_policy(table, cfg, fine_key, coarse_key, n, insert, sig, sig_c, sig_f):
         if ef >= 0 and table.nact[ef] != n:
             table.meta[M_MISMATCH] += 1
             ef = -1
-    if ec >= 0:
+    if by_letter:
+        _spread(table.regret, table.offset[ec] if ec >= 0 else -1, True, letters, n, sig_c)
+    elif ec >= 0:
         _regret_matching(table.regret, table.offset[ec], n, sig_c)
     else:
         for j in range(n):
@@ -294,18 +346,25 @@ def _own_policy(table, cfg, fine_key, coarse_key, n, insert, sig, sig_c, sig_f):
 
 
 @jit
-def _opponent_policy(table, fine_key, coarse_key, n, sig, sig_c, sig_f, counters):
+def _opponent_policy(table, cfg, fine_key, coarse_key, n, letters, sig, sig_c, sig_f,
+                     counters):
     """The opponent's snapshot policies (entries present at the batch start only);
     returns (fine entry, coarse entry)."""
+    by_letter = cfg[CFG_COARSE_LETTERS] > 0
+    width = letters.width if by_letter else n
     ec = _find_frozen(table, coarse_key)
-    if ec >= 0 and table.nact[ec] != n:
+    if ec >= 0 and table.nact[ec] != width:
         counters[M_MISMATCH] += 1
         ec = -1
     ef = _find_frozen(table, fine_key)
     if ef >= 0 and table.nact[ef] != n:
         counters[M_MISMATCH] += 1
         ef = -1
-    if ec >= 0:
+    if by_letter:
+        # the snapshot is regret matching over the whole alphabet: renormalised over
+        # the letters present, it is regret matching over them
+        _spread(table.snap, table.offset[ec] if ec >= 0 else -1, False, letters, n, sig_c)
+    elif ec >= 0:
         off = table.offset[ec]
         for j in range(n):
             sig_c[j] = table.snap[off + j]
@@ -358,7 +417,8 @@ def _sample_chance(state, rules, legal, chance_p, rng):
 
 Workspace = namedtuple("Workspace", ["states", "knows", "legal", "abst", "sig", "sig_c",
                                      "sig_f", "vals", "frames", "reach", "scratch",
-                                     "probe_state", "probe_know", "probe_before"])
+                                     "probe_state", "probe_know", "probe_before",
+                                     "letter_of", "size", "letter_buf"])
 
 
 @jit
@@ -377,7 +437,22 @@ def _workspace():
                      np.empty((ab.SCRATCH_ROWS, k.MAX_LEGAL), dtype=np.int64),
                      np.empty(k.S_SIZE, dtype=np.int64),
                      np.empty(ab.K_SIZE, dtype=np.int64),
-                     np.empty(k.S_SIZE, dtype=np.int64))
+                     np.empty(k.S_SIZE, dtype=np.int64),
+                     np.zeros((MAX_DEPTH, k.MAX_LEGAL), dtype=np.int64),
+                     np.ones((MAX_DEPTH, k.MAX_LEGAL), dtype=np.int64),
+                     np.empty(2 * ab.MAX_ABSTRACT, dtype=np.float64))
+
+
+@jit
+def _keys(ws, d, cfg, state, rules, know, cur, legal, m, abst):
+    """The decision's keys (fine, coarse, abstract actions) and its Letters, whose
+    per-action rows are kept at depth d (the update on the way back reads them)."""
+    fk, ck, n, width = ab._decision_keys(state, rules, know, cur, legal, m, ws.scratch,
+                                         abst, cfg[CFG_COARSE_LETTERS] > 0)
+    for j in range(n):
+        ws.letter_of[d, j] = ws.scratch[5, j]
+        ws.size[d, j] = ws.scratch[6, j]
+    return fk, ck, n, Letters(width, ws.letter_of[d], ws.size[d], ws.letter_buf)
 
 
 @jit
@@ -397,7 +472,8 @@ F_FINE = 4        # fine entry, -1 if none
 F_COARSE = 5      # coarse entry, -1 if none
 F_CHOSEN = 6      # the action followed (PROBE)
 F_BRANCH = 7      # product of the traverser's expanded branchings above this depth
-F_SIZE = 8
+F_WIDTH = 8       # number of coarse actions (letters, or the abstract actions)
+F_SIZE = 9
 PASS_UP = 0       # chance or opponent: the child's value passes up unchanged
 EXPAND = 1        # traverser, every action expanded
 PROBE = 2         # traverser, one action followed, the others probed
@@ -438,12 +514,13 @@ def _probe(seat, own, opp, cfg, rules, rng, ws, d, action, league, foe):
                 a = legal[_league_move(league, foe, state, rules, know, cur, legal, m, sig,
                                        rng)]
             else:
-                fk, ck, n = ab._decision_keys(state, rules, know, cur, legal, m,
-                                              ws.scratch, abst)
+                fk, ck, n, letters = _keys(ws, MAX_DEPTH - 1, cfg, state, rules, know,
+                                           cur, legal, m, abst)
                 if cur == seat:
-                    _own_policy(own, cfg, fk, ck, n, False, sig, sig_c, sig_f)
+                    _own_policy(own, cfg, fk, ck, n, letters, False, sig, sig_c, sig_f)
                 else:
-                    _opponent_policy(opp, fk, ck, n, sig, sig_c, sig_f, own.meta)
+                    _opponent_policy(opp, cfg, fk, ck, n, letters, sig, sig_c, sig_f,
+                                     own.meta)
                 j = _pick(sig, n, rng)
                 a = legal[_concrete(abst, m, j, rng)]
         before[:] = state
@@ -455,9 +532,10 @@ def _probe(seat, own, opp, cfg, rules, rng, ws, d, action, league, foe):
 
 
 @jit
-def _prunable(cfg, regret, off, j, sig, sig_c, sig_f, rng):
-    """Skip action j this time? Only actions every level plays with probability 0."""
-    if regret[off + j] >= cfg[CFG_PRUNE_BELOW]:
+def _prunable(cfg, regret, off, slot, j, sig, sig_c, sig_f, rng):
+    """Skip abstract action j (whose regret is regret[off + slot]) this time? Only
+    actions every level plays with probability 0."""
+    if regret[off + slot] >= cfg[CFG_PRUNE_BELOW]:
         return False
     if sig[j] > 0 or sig_c[j] > 0 or sig_f[j] > 0:
         return False
@@ -477,6 +555,34 @@ def _update(table, e, n, vals, level_sig):
     for j in range(n):
         if not np.isnan(vals[j]):
             table.regret[off + j] += vals[j] - value
+    table.visits[e] += 1
+
+
+@jit
+def _update_letters(table, e, n, vals, level_sig, letters):
+    """Regrets of coarse entry e, per letter: a letter's value is the mean of its
+    abstract actions' values weighted by their numbers of legal actions (how the
+    letter's probability is spread); letters absent or pruned get no update."""
+    if e < 0:
+        return
+    value = 0.0
+    for j in range(n):
+        if not np.isnan(vals[j]):
+            value += level_sig[j] * vals[j]
+    acc = letters.buf
+    weight = letters.buf[ab.MAX_ABSTRACT:]
+    for ell in range(letters.width):
+        acc[ell] = 0.0
+        weight[ell] = 0.0
+    for j in range(n):
+        if not np.isnan(vals[j]):
+            ell = letters.letter_of[j]
+            acc[ell] += letters.size[j] * vals[j]
+            weight[ell] += letters.size[j]
+    off = table.offset[e]
+    for ell in range(letters.width):
+        if weight[ell] > 0:
+            table.regret[off + ell] += acc[ell] / weight[ell] - value
     table.visits[e] += 1
 
 
@@ -535,14 +641,16 @@ def _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe):
                 _child(ws, d, rules, legal[j])
                 d += 1
                 continue
-            fk, ck, n = ab._decision_keys(state, rules, ws.knows[d], cur, legal, m,
-                                          ws.scratch, abst)
+            fk, ck, n, letters = _keys(ws, d, cfg, state, rules, ws.knows[d], cur, legal, m,
+                                       abst)
             frames[d, F_ACTIONS] = n
+            frames[d, F_WIDTH] = letters.width
             sig = ws.sig[d]
             sig_c = ws.sig_c[d]
             sig_f = ws.sig_f[d]
             if cur != seat:
-                ef, ec = _opponent_policy(opp, fk, ck, n, sig, sig_c, sig_f, own.meta)
+                ef, ec = _opponent_policy(opp, cfg, fk, ck, n, letters, sig, sig_c, sig_f,
+                                          own.meta)
                 # external sampling: the opponent's average strategy, at its own level
                 if own_average:
                     ec = -1
@@ -550,7 +658,7 @@ def _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe):
                 if ec >= 0:
                     off = opp.offset[ec]
                     for j in range(n):
-                        opp.ssum[off + j] += sig_c[j]
+                        opp.ssum[off + letters.letter_of[j]] += sig_c[j]
                 if ef >= 0:
                     off = opp.offset[ef]
                     for j in range(n):
@@ -559,7 +667,7 @@ def _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe):
                 _child(ws, d, rules, legal[_concrete(abst, m, j, rng)])
                 d += 1
                 continue
-            ef, ec = _own_policy(own, cfg, fk, ck, n, True, sig, sig_c, sig_f)
+            ef, ec = _own_policy(own, cfg, fk, ck, n, letters, True, sig, sig_c, sig_f)
             frames[d, F_FINE] = ef
             frames[d, F_COARSE] = ec
             if own_average:
@@ -569,7 +677,7 @@ def _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe):
                 if ec >= 0:
                     off = own.offset[ec]
                     for j in range(n):
-                        own.ssum[off + j] += w * sig_c[j]
+                        own.ssum[off + letters.letter_of[j]] += w * sig_c[j]
                 if ef >= 0:
                     off = own.offset[ef]
                     for j in range(n):
@@ -579,8 +687,9 @@ def _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe):
             vals = ws.vals[d]
             for j in range(n):
                 vals[j] = 0.0
-                if played >= 0 and _prunable(cfg, own.regret, own.offset[played], j, sig,
-                                             sig_c, sig_f, rng):
+                slot = letters.letter_of[j] if played == ec else j
+                if played >= 0 and _prunable(cfg, own.regret, own.offset[played], slot, j,
+                                             sig, sig_c, sig_f, rng):
                     vals[j] = np.nan
                     own.meta[M_PRUNED] += 1
             if frames[d, F_BRANCH] * n <= max_branching:
@@ -634,7 +743,12 @@ def _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe):
                 continue
         else:
             vals[frames[d, F_CHOSEN]] = ret
-        _update(own, frames[d, F_COARSE], n, vals, ws.sig_c[d])
+        if cfg[CFG_COARSE_LETTERS] > 0:
+            _update_letters(own, frames[d, F_COARSE], n, vals, ws.sig_c[d],
+                            Letters(frames[d, F_WIDTH], ws.letter_of[d], ws.size[d],
+                                    ws.letter_buf))
+        else:
+            _update(own, frames[d, F_COARSE], n, vals, ws.sig_c[d])
         _update(own, frames[d, F_FINE], n, vals, ws.sig_f[d])
         value = 0.0
         sig = ws.sig[d]

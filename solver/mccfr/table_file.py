@@ -35,6 +35,7 @@ class StoredTable:
     visits: list
     min_visits: int
     sure_wins: bool     # the trainer took sure wins by rule (False for older runs)
+    coarse_letters: bool = False   # coarse entries act on letters (coarse_actions)
 
 
 def save_table(out: Path, solver, metadata: dict) -> None:
@@ -83,4 +84,5 @@ def read_table(run_dir) -> StoredTable:
     algorithm = meta.get("algorithm", {})
     return StoredTable(meta, game_def.parse(meta["variant"]), seats, visits,
                        int(algorithm.get("fine_visits", 1)),
-                       bool(algorithm.get("sure_wins", False)))
+                       bool(algorithm.get("sure_wins", False)),
+                       algorithm.get("coarse_actions", "classes") == "letters")

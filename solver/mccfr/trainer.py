@@ -25,6 +25,7 @@ from solver.scripted import LEAGUE_KINDS, LEAGUE_NAMES, default_params
 
 WEIGHTINGS = ("none", "linear", "discounted")
 LEVELS = ("coarse", "fine")
+COARSE_ACTIONS = ("classes", "letters")
 # keys, level, offset, nact, visits, ready + about two slots (load <= 1/2)
 BYTES_PER_ENTRY = 8 + 1 + 8 + 8 + 8 + 1 + 8 * 2
 BYTES_PER_ACTION = 8 + 8 + 4      # regret, ssum (float64), snap (float32)
@@ -48,6 +49,10 @@ class MCCFRConfig:
     probability 0 whose regret is below prune_below.
     levels: "fine" plays a decision's fine entry once it has `fine_visits` updates
     and the coarse entry before that; "coarse" keeps only the coarse level.
+    coarse_actions: what a coarse entry acts on: "classes", the decision's abstract
+    actions (its key then hashes their set); "letters", a fixed alphabet per decision
+    phase (what kind of card an action acts on), so the key needs no set and far fewer
+    situations share far more visits (docs/abstraction.md, "Letters").
     sure_wins: both seats take a sure win (a located camp unmasked, solver.knowledge.
     _sure_win) by rule instead of learning it; exact, and it prunes those subtrees.
     league_opponents / league_share: that share of traversals meets one of these league
@@ -66,6 +71,7 @@ class MCCFRConfig:
     prune_below: float = -2.0
     prune_probability: float = 0.0   # off: pruning slowed convergence (docs/mccfr.md)
     levels: str = "fine"
+    coarse_actions: str = "classes"
     fine_visits: int = 200
     sure_wins: bool = True
     league_opponents: tuple = ()
@@ -87,6 +93,9 @@ class MCCFRConfig:
         if self.levels not in LEVELS:
             raise MCCFRError(f"unknown abstraction levels {self.levels!r}: choose one of "
                              f"{', '.join(LEVELS)}")
+        if self.coarse_actions not in COARSE_ACTIONS:
+            raise MCCFRError(f"unknown coarse actions {self.coarse_actions!r}: choose one "
+                             f"of {', '.join(COARSE_ACTIONS)}")
         if self.workers not in (1, 2):
             raise MCCFRError(f"workers must be 1 or 2 (one per seat), got {self.workers}")
         if self.batch_iterations < 1:
@@ -129,6 +138,7 @@ class MCCFRConfig:
                 "max_branching": self.max_branching, "exploration": self.exploration,
                 "prune_below": self.prune_below,
                 "prune_probability": self.prune_probability, "levels": self.levels,
+                "coarse_actions": self.coarse_actions,
                 "fine_visits": self.fine_visits, "sure_wins": self.sure_wins,
                 "league_opponents": list(self.league_opponents),
                 "league_share": self.league_share,
@@ -144,6 +154,7 @@ class MCCFRConfig:
         cfg[kern.CFG_FINE_VISITS] = self.fine_visits if self.levels == "fine" else -1
         cfg[kern.CFG_SURE_WINS] = 1.0 if self.sure_wins else 0.0
         cfg[kern.CFG_LEAGUE_SHARE] = self.league_share
+        cfg[kern.CFG_COARSE_LETTERS] = 1.0 if self.coarse_actions == "letters" else 0.0
         return cfg
 
     def league(self) -> "kern.League":

@@ -49,7 +49,8 @@ P_FALLBACK = 5     # table: the league kind that moves where the table has not l
 P_FALLBACK_VISITS = 6         # ... at a turn or power decision whose entry has fewer
                               # training updates than this (or none)
 P_FALLBACK_VISITS_CLAIMS = 7  # ... at an announcement or a response
-NUM_PARAMS = 8
+P_COARSE_LETTERS = 8  # table: 1 if its coarse entries act on letters (docs/abstraction.md)
+NUM_PARAMS = 9
 
 # One seat's agent, as kernels see it. A table agent's arrays are its table for that
 # seat (open addressing `slots` over `keys`; entry e's probabilities are
@@ -145,18 +146,25 @@ def _table_probs(player, state, rules, know, seat, legal, m, scratch, abst, out)
     decision's fine entry if the table has one, else from its coarse entry (docs/
     abstraction.md, "Two levels"), shared uniformly by the legal actions in it. With
     neither, uniform over the abstract actions: the caller learns it from the
-    returned entry index, -1 (tournaments count such decisions). `scratch` has
-    ab.SCRATCH_ROWS rows."""
+    returned entry index, -1 (tournaments count such decisions). A coarse entry on
+    letters (P_COARSE_LETTERS) is read over the letters the decision has,
+    renormalised, each letter's share split evenly among its legal actions. `scratch`
+    has ab.SCRATCH_ROWS rows."""
     slots, keys, offset, nact, probs = (player.slots, player.keys, player.offset,
                                         player.nact, player.probs)
-    fine, coarse, n = ab.decision_keys(state, rules, know, seat, legal, m, scratch, abst)
+    letters = player.params[P_COARSE_LETTERS] > 0
+    fine, coarse, n, width = ab.decision_keys(state, rules, know, seat, legal, m, scratch,
+                                              abst, letters)
     e = mc.find(slots, keys, fine)
     if e >= 0 and nact[e] != n:
         e = -1
     if e < 0:
         e = mc.find(slots, keys, coarse)
-        if e >= 0 and nact[e] != n:
+        if e >= 0 and nact[e] != width:
             e = -1
+        if e >= 0 and letters:
+            _letter_probs(probs, offset[e], width, scratch[5], abst, m, out)
+            return e
     members = np.zeros(m, dtype=np.int64)
     for i in range(m):
         members[abst[i]] += 1
@@ -169,6 +177,26 @@ def _table_probs(player, state, rules, know, seat, legal, m, scratch, abst, out)
     for i in range(m):  # stored as float32: renormalise in float64
         out[i] /= total
     return e
+
+
+@jit
+def _letter_probs(probs, off, width, letter_of, abst, m, out):
+    """out[:m] from a coarse entry's letter probabilities probs[off:off + width]:
+    renormalised over the letters the legal actions have (uniform over them where
+    they have no mass), each letter's share split evenly among its legal actions."""
+    members = np.zeros(width, dtype=np.int64)
+    for i in range(m):
+        members[letter_of[abst[i]]] += 1
+    total = 0.0
+    present = 0
+    for ell in range(width):
+        if members[ell] > 0:
+            present += 1
+            total += np.float64(probs[off + ell])
+    for i in range(m):
+        ell = letter_of[abst[i]]
+        p = np.float64(probs[off + ell]) / total if total > 0 else 1.0 / present
+        out[i] = p / members[ell]
 
 
 @jit

@@ -219,12 +219,13 @@ def bot(name: str, bluff: float = 0.3, challenge_below: float = 0.3,
 
 def table_agent(name: str, variant: Variant, seat_arrays, visits=None,
                 min_visits: int = 1, sure_wins: bool = False,
-                fallback: Fallback | None = None) -> Agent:
+                fallback: Fallback | None = None, coarse_letters: bool = False) -> Agent:
     """An agent from per-seat (keys, offset, nact, probabilities) arrays; `visits`:
     per seat, each entry's training updates (for coverage counts and the fallback's
     thresholds); `sure_wins`: take sure wins by rule, as a trainer with
     MCCFRConfig.sure_wins did; `fallback`: rules where the table has not learned (None:
-    uniform where it has no entry)."""
+    uniform where it has no entry); `coarse_letters`: its coarse entries act on letters
+    (MCCFRConfig.coarse_actions="letters")."""
     tables = []
     for keys, offset, nact, probs in seat_arrays:
         keys = np.ascontiguousarray(keys, dtype=np.int64)
@@ -237,6 +238,7 @@ def table_agent(name: str, variant: Variant, seat_arrays, visits=None,
         visits = tuple(np.ascontiguousarray(v, dtype=np.int64) for v in visits)
     params = np.zeros(ka.NUM_PARAMS)
     params[ka.P_SURE_WINS] = 1.0 if sure_wins else 0.0
+    params[ka.P_COARSE_LETTERS] = 1.0 if coarse_letters else 0.0
     if fallback is not None:
         params[ka.P_FALLBACK] = _BOT_KIND[fallback.player]
         if visits is not None:   # without visit counts only missing entries fall back
@@ -253,7 +255,8 @@ def trained_agent(trainer, name: str = "mccfr") -> Agent:
     as a table agent: what its run's table file would load."""
     seats, visits = trainer.average_strategy()
     return table_agent(name, trainer.config.variant, seats, visits,
-                       trainer.config.fine_visits, trainer.config.sure_wins)
+                       trainer.config.fine_visits, trainer.config.sure_wins,
+                       coarse_letters=trainer.config.coarse_actions == "letters")
 
 
 def load_agent(spec: str, fallback: Fallback | None = DEFAULT_FALLBACK) -> Agent:
@@ -280,7 +283,8 @@ def load_table_agent(run_dir, fallback: Fallback | None = DEFAULT_FALLBACK) -> A
     uniform where it has no entry)."""
     stored = read_table(run_dir)
     agent = table_agent(Path(run_dir).name, stored.variant, stored.seats, stored.visits,
-                        stored.min_visits, stored.sure_wins, fallback)
+                        stored.min_visits, stored.sure_wins, fallback,
+                        coarse_letters=stored.coarse_letters)
     agent.metadata = stored.metadata
     return agent
 
