@@ -14,7 +14,9 @@ exact.
 Each decision has a coarse entry and, once that has `CFG_FINE_VISITS` updates, a fine
 entry (solver.mccfr._abstraction). Both are updated with the same action values; the policy
 a seat plays is the fine entry's once it has `CFG_FINE_VISITS` updates of its own
-("ready"), the coarse entry's before that.
+("ready"), the coarse entry's before that. With CFG_COARSE_LETTERS the coarse entry acts
+on the phase's letters (`Letters`): its policy is spread over the abstract actions
+(`_spread`) and its regrets are per letter (`_update_letters`).
 
 The traversal ("probe-sampled external sampling"): chance and the opponent are
 sampled; at a traverser decision every action gets a value estimate and a regret
