@@ -13,6 +13,7 @@ docs/abstraction.md, "Letters").
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import pprint
 
@@ -186,24 +187,19 @@ def test_letters_are_reproducible_and_resume_exactly():
     config = MCCFRConfig(variant, batch_iterations=40, seed=5, coarse_actions="letters")
     runs = {}
     for workers in (1, 2):
-        solver = MCCFRSolver(dataclass_replace(config, workers=workers))
+        solver = MCCFRSolver(dataclasses.replace(config, workers=workers))
         solver.run(3)
         runs[workers] = _arrays(solver)
     half = MCCFRSolver(config)
     half.run(1)
     resumed = MCCFRSolver.from_state_arrays(config, half.state_arrays())
     resumed.run(2)
-    classes = MCCFRSolver(dataclass_replace(config, coarse_actions="classes"))
+    classes = MCCFRSolver(dataclasses.replace(config, coarse_actions="classes"))
     classes.run(3)
     for seat in (0, 1):
         assert np.array_equal(runs[1][seat], runs[2][seat])
         assert np.array_equal(runs[1][seat], _arrays(resumed)[seat])
         assert not np.array_equal(runs[1][seat], _arrays(classes)[seat])
-
-
-def dataclass_replace(config, **changes):
-    import dataclasses
-    return dataclasses.replace(config, **changes)
 
 
 def test_unknown_coarse_actions_are_refused():

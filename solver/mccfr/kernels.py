@@ -28,7 +28,7 @@ from ._abstraction import (  # noqa: F401  (re-exported kernels)
 from ._kernels import (  # noqa: F401
     CFG_EXPLORATION, CFG_FINE_VISITS, CFG_LEAGUE_SHARE, CFG_MAX_BRANCHING, CFG_OWN_AVERAGE,
     CFG_PRUNE_BELOW, CFG_PRUNE_PROBABILITY, CFG_SIZE, CFG_SURE_WINS, M_ENTRIES, M_FROZEN, M_SIZE,
-    M_SLOT_CAPACITY, M_USED, League, Table, no_league,
+    M_SLOT_CAPACITY, M_USED, League, Letters, Table, no_league,
 )
 from solver.knowledge.kernels import sure_win  # noqa: F401
 from solver.knowledge.kernels import target_located  # noqa: F401
@@ -40,6 +40,7 @@ from ._kernels import (  # noqa: F401
     _payoff as payoff,
     _pick as pick,
     _rehash as rehash,
+    _spread as spread,
     _run_worker as run_worker,
     _uniform as uniform,
 )

@@ -163,7 +163,7 @@ def _table_probs(player, state, rules, know, seat, legal, m, scratch, abst, out)
         if e >= 0 and nact[e] != width:
             e = -1
         if e >= 0 and letters:
-            _letter_probs(probs, offset[e], width, scratch[5], abst, m, out)
+            _letter_probs(probs, offset[e], width, scratch, abst, n, m, out)
             return e
     members = np.zeros(m, dtype=np.int64)
     for i in range(m):
@@ -180,23 +180,17 @@ def _table_probs(player, state, rules, know, seat, legal, m, scratch, abst, out)
 
 
 @jit
-def _letter_probs(probs, off, width, letter_of, abst, m, out):
-    """out[:m] from a coarse entry's letter probabilities probs[off:off + width]:
-    renormalised over the letters the legal actions have (uniform over them where
-    they have no mass), each letter's share split evenly among its legal actions."""
-    members = np.zeros(width, dtype=np.int64)
+def _letter_probs(probs, off, width, scratch, abst, n, m, out):
+    """out[:m] from a coarse entry's letter probabilities probs[off:off + width], read
+    as training reads its coarse policy (mc.spread over the n abstract actions, whose
+    letters and sizes are scratch rows 5 and 6), each abstract action's share split
+    evenly among its legal actions."""
+    letters = mc.Letters(width, scratch[5], scratch[6],
+                         np.empty(2 * mc.MAX_ABSTRACT, dtype=np.float64))
+    per_class = np.empty(n, dtype=np.float64)
+    mc.spread(probs, off, False, letters, n, per_class)
     for i in range(m):
-        members[letter_of[abst[i]]] += 1
-    total = 0.0
-    present = 0
-    for ell in range(width):
-        if members[ell] > 0:
-            present += 1
-            total += np.float64(probs[off + ell])
-    for i in range(m):
-        ell = letter_of[abst[i]]
-        p = np.float64(probs[off + ell]) / total if total > 0 else 1.0 / present
-        out[i] = p / members[ell]
+        out[i] = per_class[abst[i]] / scratch[6, abst[i]]
 
 
 @jit
