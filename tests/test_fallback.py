@@ -17,8 +17,10 @@ from click.testing import CliRunner
 import game_def
 from game_def import _core as k
 from robinwood.cli import DEFAULT_FALLBACK_TEXT, cli
+from solver.mccfr import MCCFRConfig, solve_mccfr
+from solver.players import kernels as ka
 from solver.players.agents import (DEFAULT_FALLBACK, AgentError, AgentPolicy, Fallback, bot,
-                                   parse_fallback, table_agent)
+                                   load_agent, parse_fallback, table_agent)
 from solver.evaluation.tournament import head_to_head
 from decision_keys import decisions_with_fine_keys
 
@@ -140,3 +142,17 @@ def test_bad_fallbacks_get_one_line():
                                       "--rounds", "10"])
     assert result.exit_code == 2 and "fallback player 'bogus'" in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_run_directory_is_loaded_with_the_fallback_it_is_given(tmp_path):
+    """load_agent on a run directory (what `tournament` and `league` call) passes the
+    fallback on: it once dropped it, so `tournament RUN RUN --fallback none` played the
+    default rules."""
+    run = tmp_path / "run"
+    solve_mccfr(MCCFRConfig(VARIANT, workers=1, seed=0, batch_iterations=20), run,
+                max_iterations=20)
+    assert load_agent(str(run), None).fallback is None
+    counter = load_agent(str(run), Fallback("counter", 5))
+    assert counter.fallback == Fallback("counter", 5)
+    assert counter.params[ka.P_FALLBACK] == bot("counter").kind
+    assert load_agent(str(run)).fallback == DEFAULT_FALLBACK

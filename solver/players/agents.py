@@ -274,7 +274,7 @@ def load_agent(spec: str, fallback: Fallback | None = DEFAULT_FALLBACK) -> Agent
     if not path.is_dir():
         raise AgentError(f"{spec!r} is neither a bot ({', '.join(BOT_NAMES)}) nor a run "
                          f"directory")
-    return load_table_agent(path)
+    return load_table_agent(path, fallback)
 
 
 def load_table_agent(run_dir, fallback: Fallback | None = DEFAULT_FALLBACK) -> Agent:
