@@ -90,7 +90,9 @@ CFG_OWN_AVERAGE = 5       # 1: average strategy at the traverser's own decisions
 CFG_SURE_WINS = 6         # 1: every seat takes a sure win (solver.knowledge._sure_win) by rule
 CFG_LEAGUE_SHARE = 7      # share of traversals whose opponent is a league player (League)
 CFG_COARSE_LETTERS = 8    # 1: coarse entries act on the phase's letters (docs/abstraction.md)
-CFG_SIZE = 9
+CFG_SHARED_WORLD = 9      # 1: a traversal deals its hidden cards at its start, so all
+#                           its action values face one world (_deal_world, _run_worker)
+CFG_SIZE = 10
 
 # ----- league opponents in training ---------------------------------------------------
 League = namedtuple("League", ["kinds", "params"])
@@ -420,7 +422,8 @@ def _sample_chance(state, rules, legal, chance_p, rng):
 Workspace = namedtuple("Workspace", ["states", "knows", "legal", "abst", "sig", "sig_c",
                                      "sig_f", "vals", "frames", "reach", "scratch",
                                      "probe_state", "probe_know", "probe_before",
-                                     "letter_of", "size", "letter_buf"])
+                                     "letter_of", "size", "letter_buf", "world",
+                                     "deal_buf"])
 
 
 @jit
@@ -442,7 +445,9 @@ def _workspace():
                      np.empty(k.S_SIZE, dtype=np.int64),
                      np.zeros((MAX_DEPTH, k.MAX_LEGAL), dtype=np.int64),
                      np.ones((MAX_DEPTH, k.MAX_LEGAL), dtype=np.int64),
-                     np.empty(2 * ab.MAX_ABSTRACT, dtype=np.float64))
+                     np.empty(2 * ab.MAX_ABSTRACT, dtype=np.float64),
+                     np.empty(k.S_SIZE, dtype=np.int64),
+                     np.empty(2 * k.MAX_POSITIONS, dtype=np.int64))
 
 
 @jit
@@ -479,6 +484,43 @@ F_SIZE = 9
 PASS_UP = 0       # chance or opponent: the child's value passes up unchanged
 EXPAND = 1        # traverser, every action expanded
 PROBE = 2         # traverser, one action followed, the others probed
+
+
+@jit
+def _deal_world(world, state, rules, buf, rng):
+    """world := state with every card nobody has drawn yet dealt now: the undealt pool
+    (S_POOL) shuffled uniformly onto the undealt positions. That is the distribution
+    the lazy deal draws from one card at a time (positions are exchangeable), so a
+    playout from `world` has the law of one from `state`; the values of actions
+    estimated from one world face the same hidden cards, so their differences (the
+    regrets) carry less noise.
+    Returns the number of cards dealt (-1, world untouched, if pool and positions
+    disagree)."""
+    world[:] = state
+    n = rules[k.R_N]
+    free = 0
+    for p in range(n):
+        if world[k.S_CARD + p] == k.UNDEALT:
+            buf[free] = p
+            free += 1
+    cards = 0
+    for c in range(k.NUM_CHARACTERS):
+        for _ in range(world[k.S_POOL + c]):
+            if cards < free:
+                buf[k.MAX_POSITIONS + cards] = c
+            cards += 1
+    if cards != free:
+        return -1
+    for i in range(free - 1, 0, -1):   # Fisher-Yates
+        j = _below(rng, i + 1)
+        t = buf[k.MAX_POSITIONS + i]
+        buf[k.MAX_POSITIONS + i] = buf[k.MAX_POSITIONS + j]
+        buf[k.MAX_POSITIONS + j] = t
+    for i in range(free):
+        c = buf[k.MAX_POSITIONS + i]
+        world[k.S_CARD + buf[i]] = c
+        world[k.S_POOL + c] -= 1
+    return free
 
 
 @jit
@@ -763,6 +805,8 @@ def _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe):
 @jit
 def _run_worker(seat, iterations, cfg, rules, rng, own, opp, league):
     """Run `iterations` traversals for `seat`; returns the number of nodes visited.
+    With CFG_SHARED_WORLD each traversal deals its hidden cards at its start
+    (_deal_world: the lazy deal's law).
     A share CFG_LEAGUE_SHARE of them (when `league` has players) meets a league player
     drawn uniformly instead of the opponent's table; no draw is made otherwise, so a
     run without a league consumes its random stream exactly as before."""
@@ -775,6 +819,11 @@ def _run_worker(seat, iterations, cfg, rules, rng, own, opp, league):
         if players > 0 and share > 0 and _uniform(rng) < share:
             foe = _below(rng, players)
         ws.states[0, :] = k.initial_state(rules)
+        if cfg[CFG_SHARED_WORLD] > 0:
+            # one world for the whole traversal: every action value it estimates, the
+            # followed path's and the probes', faces the same hidden cards
+            _deal_world(ws.world, ws.states[0], rules, ws.deal_buf, rng)
+            ws.states[0, :] = ws.world
         ws.knows[0, :] = ab._initial_knowledge(ws.states[0], rules)
         visited += _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe)
     return visited

@@ -54,6 +54,7 @@ def _load_checkpoint(path: Path, config: MCCFRConfig) -> tuple[MCCFRSolver, dict
     info["config"].setdefault("league_opponents", [])  # ... before league opponents
     info["config"].setdefault("league_share", 0.0)
     info["config"].setdefault("coarse_actions", "classes")   # ... before letters
+    info["config"].setdefault("shared_world", False)   # ... before shared worlds
     if info["config"] != _config_json(config):
         raise MCCFRError(f"checkpoint {path} is for {info['config']}, not "
                          f"{_config_json(config)}; use another --out or the same settings")

@@ -59,6 +59,11 @@ class MCCFRConfig:
     players (solver.scripted, drawn uniformly) instead of the opponent's table, so that
     the regrets answer the league as well as self-play (docs/mccfr.md, "League
     opponents"); () and 0.0 (the default): self-play alone.
+    shared_world: each traversal deals the hidden cards once, at its start (the lazy
+    deal's law), so that every action value it estimates, followed or probed, faces
+    the same cards and their differences (the regrets) carry less noise
+    (docs/mccfr.md, "Shared worlds"); False: a card is dealt when first seen, and
+    each probe and expanded branch draws its own.
     """
 
     variant: Variant
@@ -76,6 +81,7 @@ class MCCFRConfig:
     sure_wins: bool = True
     league_opponents: tuple = ()
     league_share: float = 0.0
+    shared_world: bool = False
     batch_iterations: int = 200
     workers: int = 2
     seed: int = 0
@@ -142,6 +148,7 @@ class MCCFRConfig:
                 "fine_visits": self.fine_visits, "sure_wins": self.sure_wins,
                 "league_opponents": list(self.league_opponents),
                 "league_share": self.league_share,
+                "shared_world": self.shared_world,
                 "batch_iterations": self.batch_iterations}
 
     def settings_array(self) -> np.ndarray:
@@ -155,6 +162,7 @@ class MCCFRConfig:
         cfg[kern.CFG_SURE_WINS] = 1.0 if self.sure_wins else 0.0
         cfg[kern.CFG_LEAGUE_SHARE] = self.league_share
         cfg[kern.CFG_COARSE_LETTERS] = 1.0 if self.coarse_actions == "letters" else 0.0
+        cfg[kern.CFG_SHARED_WORLD] = 1.0 if self.shared_world else 0.0
         return cfg
 
     def league(self) -> "kern.League":
