@@ -30,6 +30,11 @@ from solver.mccfr import _kernels as kern
 from solver.mccfr.trainer import MCCFRConfig, MCCFRSolver
 from solver.players.agents import load_table_agent, trained_agent
 
+try:
+    from tests.test_coarse_letters import _arrays
+except ImportError:  # tests/ is not a package: pytest puts it on sys.path
+    from test_coarse_letters import _arrays
+
 RSPX5 = game_def.parse("rspx:max_turns=5")
 
 
@@ -130,12 +135,6 @@ def test_shared_worlds_converge_on_a_reduced_deck(rspx5_tree):
     value = exploitability(rspx5_tree, project(trained_agent(solver), RSPX5,
                                                rspx5_tree)).exploitability
     assert value < 0.05, value
-
-
-def _arrays(solver):
-    return [np.concatenate([t.keys[:t.entries].view(np.uint8),
-                            t.regret[:t.action_slots].view(np.uint8),
-                            t.ssum[:t.action_slots].view(np.uint8)]) for t in solver.tables]
 
 
 def test_shared_worlds_are_reproducible_and_resume_exactly():
