@@ -40,6 +40,7 @@ def main() -> None:
 
     import game_def
     from game_def import kernels as k
+    from solver.evaluation.tournament import Z95
     from solver.players.agents import AgentPolicy, load_table_agent
     from solver.search import kernels as ks
     from solver.search.searcher import SearchConfig, Searcher
@@ -103,7 +104,7 @@ def main() -> None:
     total = len(gaps["all"])
     for name in ["all"] + sorted(g for g in gaps if g != "all"):
         g = np.array(gaps[name])
-        half = 1.959964 * g.std(ddof=1) / np.sqrt(len(g)) if len(g) > 1 else float("nan")
+        half = Z95 * g.std(ddof=1) / np.sqrt(len(g)) if len(g) > 1 else float("nan")
         lines.append(f"{name:<44} {len(g):>9,} {len(g) / total:>6.1%} "
                      f"{g.mean():>+13.3f} ± {half:.3f} {g.sum() / args.rounds:>+11.3f}")
     _write(f"bench_turn_gaps_{Path(args.run).name}.txt", lines)

@@ -38,13 +38,15 @@ except ImportError:  # tests/ is not a package: pytest puts it on sys.path
 RSPX5 = game_def.parse("rspx:max_turns=5")
 
 
+# a standard-deck round with two cards drawn, one of them moved by a Deputy's blind
+# shuffle with an undealt card
+MID_ROUND = ("peek 0", "deal Deputy", "announce Deputy", "pass", "pick 0", "pick 5",
+             "shuffle swap", "peek 3", "deal Companion", "announce Robin", "challenge")
+
+
 def _mid_round_state():
-    """A standard-deck state with three cards drawn (two peeks and a challenge), one of
-    them moved by a Deputy's blind shuffle with an undealt card."""
     game = game_def.load_game("standard")
-    state = game_def.play(game, "peek 0", "deal Deputy", "announce Deputy", "pass",
-                          "pick 0", "pick 5", "shuffle swap",
-                          "peek 3", "deal Companion", "announce Robin", "challenge")
+    state = game_def.play(game, *MID_ROUND)
     return game, np.array(state.core_state, dtype=np.int64)
 
 
@@ -74,18 +76,18 @@ def test_dealt_worlds_follow_the_lazy_deal():
     counts = np.zeros((n, k.NUM_CHARACTERS))
     pairs = {}
     a, b = free[0], free[-1]
+    dealt = [p for p in range(n) if p not in free]
+    outside = np.ones(len(state), bool)
+    outside[k.S_POOL:k.S_POOL + k.NUM_CHARACTERS] = False
+    outside[k.S_CARD:k.S_CARD + n] = False
     for _ in range(draws):
         assert kern._deal_world(world, state, rules, buf, rng) == len(free)
         # what was dealt stays; the pool is used up exactly, nothing else changes
-        dealt = [p for p in range(n) if p not in free]
         assert all(world[k.S_CARD + p] == state[k.S_CARD + p] for p in dealt)
         assert all(world[k.S_POOL + c] == 0 for c in range(k.NUM_CHARACTERS))
         drawn = np.bincount([world[k.S_CARD + p] for p in free],
                             minlength=k.NUM_CHARACTERS)
         assert list(drawn) == pool
-        outside = np.ones(len(state), bool)
-        outside[k.S_POOL:k.S_POOL + k.NUM_CHARACTERS] = False
-        outside[k.S_CARD:k.S_CARD + n] = False
         assert np.array_equal(world[outside], state[outside])
         for p in free:
             counts[p, world[k.S_CARD + p]] += 1
@@ -100,10 +102,7 @@ def test_dealt_worlds_follow_the_lazy_deal():
         se = np.sqrt(prob * (1 - prob) / draws)
         assert abs(pairs.get(key, 0) / draws - prob) < 5 * se + 1e-9, key
     # the core's own chance node at a peek of an undealt card gives the same law
-    peeked = game_def.play(game, "peek 0", "deal Deputy", "announce Deputy", "pass",
-                           "pick 0", "pick 5", "shuffle swap",
-                           "peek 3", "deal Companion", "announce Robin", "challenge",
-                           f"peek {a}")
+    peeked = game_def.play(game, *MID_ROUND, f"peek {a}")
     outcomes = dict(peeked.chance_outcomes())
     assert outcomes == pytest.approx(single)
 
