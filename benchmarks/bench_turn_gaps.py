@@ -10,7 +10,11 @@ estimate of what a one-step improvement at that decision is worth (choosing on o
 and valuing on the same set would overstate it by the maximum of the noise). The gaps
 are grouped by the strikes of the mover and its opponent, by the turn, and by whether
 the Traitor lies face down somewhere (from the true deal: a label for the table, never
-seen by either player), with 95% intervals.
+seen by either player), with 95% intervals. A second table takes the one-strike-each
+turn starts apart by card letter (docs/abstraction.md, "Letters": what kind of card a
+peek or use acts on): how often each letter is on offer, the share of the strategy's
+play it gets, how often the lookahead picks it, and its mean value against the
+strategy's mix where it is on offer.
 
 This is the local best response's turn-start row (`robinwood leaks RUN --continuation
 self`, docs/lbr.md) taken apart: the gaps are measured on the strategy's own path, so
@@ -40,7 +44,10 @@ def main() -> None:
 
     import game_def
     from game_def import kernels as k
+    from game_def.characters import NAMES
     from solver.evaluation.tournament import Z95
+    from solver.mccfr import kernels as ab
+    from solver.players import kernels as ka
     from solver.players.agents import AgentPolicy, load_table_agent
     from solver.search import kernels as ks
     from solver.search.searcher import SearchConfig, Searcher
@@ -60,6 +67,38 @@ def main() -> None:
         ks.decide(history, match, ws, np.uint64(rng.integers(1 << 62)), counters)
         return ws if counters[ks.C_DECISIONS] else None
 
+    card_letters = ab.CARD_LETTERS
+    names = NAMES
+    claims = ("no claim", "a Robin-camp claim", "a Sheriff-camp claim", "another claim")
+
+    def letter_name(ell):
+        kind, c = ("peek", ell) if ell < card_letters else ("use", ell - card_letters)
+        unknown = ab.LETTER_UNKNOWN
+        if c < unknown // 2:
+            return f"{kind} a known {names[c]} (face down)"
+        if c < unknown:
+            return f"{kind} a face-up {names[c - unknown // 2]}"
+        if c < unknown + 8:
+            u = c - unknown
+            return (f"{kind} an unknown card, {'looked at' if u // 4 else 'unseen'} by the "
+                    f"opponent, {claims[u % 4]}")
+        p = c - unknown - 8
+        camps = ("neither camp", "Robin's camp", "the Sheriff's camp", "either camp")[p // 2]
+        return f"{kind} a blind pair that may hold {camps}, {'looked' if p % 2 else 'unseen'}"
+
+    def letters_of(history, seat):
+        core, know = ka.replay(game.rules, history)
+        legal = np.zeros(k.MAX_LEGAL, np.int64)
+        m = k.legal_actions(core, game.rules, legal)
+        scratch = np.zeros((ab.SCRATCH_ROWS, k.MAX_LEGAL), np.int64)
+        abst = np.zeros(k.MAX_LEGAL, np.int64)
+        ab.decision_keys(core, game.rules, know, seat, legal, m, scratch, abst, True, False)
+        return {int(legal[i]): letter_name(int(scratch[5, abst[i]])) for i in range(m)}
+
+    # per letter at one strike each: decisions offering it, the strategy's mass on it,
+    # the lookahead's picks, and its groups' value minus the mix (sum, count)
+    by_letter = defaultdict(lambda: np.zeros(5))
+    sudden_death = 0
     gaps = defaultdict(list)
     for _ in range(args.rounds):
         state = game.new_initial_state()
@@ -93,6 +132,19 @@ def main() -> None:
                     gaps[f"strikes (own, opponent) = ({own}, {opp})"].append(gap)
                     gaps[f"turns played {'0-3' if turn < 4 else '4-7' if turn < 8 else '8-15' if turn < 16 else '16+'}"].append(gap)
                     gaps[f"Traitor face down: {'yes' if hidden else 'no'}, own strikes {own}"].append(gap)
+                    if own == 1 and opp == 1:
+                        sudden_death += 1
+                        letter = letters_of(history, seat)
+                        offered = set()
+                        for g, members in groups.items():
+                            row = by_letter[letter[members[0]]]
+                            if letter[members[0]] not in offered:
+                                row[0] += 1
+                                offered.add(letter[members[0]])
+                            row[1] += sum(probs[a] for a in members)
+                            row[2] += g == chosen
+                            row[3] += second.group_value[g] - mix
+                            row[4] += 1
             weights = np.array([probs[a] for a in actions])
             state.apply_action(int(rng.choice(actions, p=weights / weights.sum())))
 
@@ -107,6 +159,15 @@ def main() -> None:
         half = Z95 * g.std(ddof=1) / np.sqrt(len(g)) if len(g) > 1 else float("nan")
         lines.append(f"{name:<44} {len(g):>9,} {len(g) / total:>6.1%} "
                      f"{g.mean():>+13.3f} ± {half:.3f} {g.sum() / args.rounds:>+11.3f}")
+    lines.append("")
+    lines.append(f"One strike each, by card letter ({sudden_death:,} decisions): offered = "
+                 f"share of decisions with it, played = the strategy's mean probability")
+    lines.append(f"{'letter':<72} {'offered':>7} {'played':>7} {'picked':>7} "
+                 f"{'value - mix':>11}")
+    for name, row in sorted(by_letter.items(), key=lambda item: -item[1][0]):
+        lines.append(f"{name:<72} {row[0] / sudden_death:>7.0%} "
+                     f"{row[1] / sudden_death:>7.1%} {row[2] / sudden_death:>7.1%} "
+                     f"{row[3] / row[4]:>+11.3f}")
     _write(f"bench_turn_gaps_{Path(args.run).name}.txt", lines)
 
 

@@ -203,6 +203,12 @@ def simulate(variant_text, rounds, matches, seed, as_json, **params):
               default="classes", show_default=True,
               help="mccfr: what coarse entries act on: the decision's classes, or a fixed "
                    "alphabet of letters per decision (docs/abstraction.md, \"Letters\").")
+@click.option("--fine-key", type=click.Choice(["codes", "classes"]), default="codes",
+              show_default=True,
+              help="mccfr: what fine entries are keyed by: everything the seat knows "
+                   "(codes), or, at turn and power decisions, the set of card classes it "
+                   "can act on (classes; needs --coarse-actions letters; "
+                   "docs/abstraction.md, \"Fine key on classes\").")
 @click.option("--shared-world/--lazy-deal", default=False, show_default=True,
               help="mccfr: each traversal deals the hidden cards at its start, so that "
                    "all its action values face one world (less noise in the regrets; "
@@ -236,7 +242,8 @@ def simulate(variant_text, rounds, matches, seed, as_json, **params):
 @click.option("--json", "as_json", is_flag=True, help="Print the final summary as JSON.")
 def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterations,
           seconds, minutes, levels, sure_wins, weighting, league_opponents, league_share,
-          coarse_actions, shared_world, workers, max_table_gb, snapshot_minutes, out, resume,
+          coarse_actions, fine_key, shared_world, workers, max_table_gb, snapshot_minutes,
+          out, resume,
           checkpoint_every, eval_every, eval_every_iterations,
           max_memory_gb,
           symmetry, seed, as_json, **params):
@@ -271,7 +278,7 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
                                    "not both")
         refuse_unless(ctx, ["minutes", "levels", "sure_wins", "weighting", "workers",
                             "max_table_gb", "snapshot_minutes", "league_opponents",
-                            "league_share", "coarse_actions", "shared_world"],
+                            "league_share", "coarse_actions", "fine_key", "shared_world"],
                       f"is for --algo mccfr; the exact solver ({algo}) stops on "
                       f"--seconds, --iterations or --target-exploitability")
     variant = build_variant(variant_text, **params)
@@ -280,7 +287,7 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
         return _solve_mccfr(variant, out, iterations, seconds, minutes, levels, sure_wins,
                             weighting, workers, max_table_gb, snapshot_minutes, resume,
                             checkpoint_every, seed, as_json, league, league_share,
-                            coarse_actions, shared_world)
+                            coarse_actions, shared_world, fine_key)
     config = SolveConfig(
         variant=variant, algo=algorithm(algo, alpha, beta, gamma), out=Path(out),
         target_exploitability=target_exploitability, max_iterations=iterations,
@@ -321,7 +328,7 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
 def _solve_mccfr(variant, out, iterations, seconds, minutes, levels, sure_wins, weighting,
                  workers, max_table_gb, snapshot_minutes, resume, checkpoint_every, seed,
                  as_json, league_opponents=(), league_share=0.0, coarse_actions="classes",
-                 shared_world=False):
+                 shared_world=False, fine_key="codes"):
     from pathlib import Path
 
     from solver.mccfr.trainer import MCCFRConfig
@@ -342,7 +349,8 @@ def _solve_mccfr(variant, out, iterations, seconds, minutes, levels, sure_wins, 
                          workers=workers, seed=seed,
                          max_table_bytes=int(max_table_gb * 1024**3),
                          league_opponents=league_opponents, league_share=league_share,
-                         coarse_actions=coarse_actions, shared_world=shared_world)
+                         coarse_actions=coarse_actions, shared_world=shared_world,
+                         fine_key=fine_key)
     quiet = as_json
     bar = tqdm(total=seconds, unit="s", file=sys.stderr, disable=quiet or None,
                desc="training", bar_format="{desc}: {percentage:3.0f}%|{bar}| "

@@ -30,6 +30,6 @@ def decisions_with_fine_keys(variant):
         m = k._legal_actions(state.core_state, rules, legal)
         fine, _, count, _ = ab._decision_keys(state.core_state, rules, know,
                                               state.current_player(), legal, m, scratch,
-                                              abst, False)
+                                              abst, False, False)
         yield state, int(fine), int(count)
         stack += [state.child(a) for a in state.legal_actions()]

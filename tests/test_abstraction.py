@@ -87,7 +87,7 @@ def kernel_decision(core, rules, know, seat, level=ab.FINE):
     scratch = np.zeros((ab.SCRATCH_ROWS, k.MAX_LEGAL), np.int64)
     abstract_of = np.full(k.MAX_LEGAL, -1, np.int64)
     fine, coarse, count, _ = ab._decision_keys(core, rules, know, seat, legal, m, scratch,
-                                               abstract_of, False)
+                                               abstract_of, False, False)
     key = fine if level == ab.FINE else coarse
     return int(key), int(count), {int(legal[i]): int(abstract_of[i]) for i in range(m)}
 

@@ -50,7 +50,7 @@ def kernel_letters(core, rules, know, seat, letters=True):
     scratch = np.zeros((ab.SCRATCH_ROWS, k.MAX_LEGAL), np.int64)
     abst = np.full(k.MAX_LEGAL, -1, np.int64)
     fine, coarse, count, width = ab._decision_keys(core, rules, know, seat, legal, m,
-                                                   scratch, abst, letters)
+                                                   scratch, abst, letters, False)
     return (int(fine), int(coarse), int(width),
             {int(legal[i]): int(scratch[5, abst[i]]) for i in range(m)})
 

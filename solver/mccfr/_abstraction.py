@@ -398,7 +398,8 @@ def _letter_key(glob, coarse):
 
 
 @jit
-def _decision_keys(state, rules, know, seat, legal, m, scratch, abstract_of, letters):
+def _decision_keys(state, rules, know, seat, legal, m, scratch, abstract_of, letters,
+                   fine_classes):
     """Fine key, coarse key, number of abstract actions and number of coarse actions of
     `seat`'s decision.
 
@@ -407,7 +408,11 @@ def _decision_keys(state, rules, know, seat, legal, m, scratch, abstract_of, let
     codes, globals, classes, coarse features, then each abstract action's coarse action
     and its number of legal actions). `letters`: the coarse level's actions are the
     phase's letters (scratch[5] maps abstract actions to them); otherwise they are the
-    abstract actions themselves (scratch[5] is the identity).
+    abstract actions themselves (scratch[5] is the identity). `fine_classes` (with
+    letters only): at a decision with position actions the fine key is the class-set
+    key (_coarse_key: the globals, the coarse features and the set of position
+    classes), a level between the letters and the position codes (docs/abstraction.md,
+    "Fine key on classes"); other decisions keep the codes.
     """
     n = rules[k.R_N]
     codes = scratch[0]
@@ -421,7 +426,15 @@ def _decision_keys(state, rules, know, seat, legal, m, scratch, abstract_of, let
     if letters:
         width = _letters(state, rules, codes, legal, m, abstract_of, count, scratch[5],
                          scratch[6])
-        _coarse_features(state, rules, know, seat, scratch[4])
+        positional = False
+        for i in range(m):
+            if cls[i] >= 0:
+                positional = True
+        if fine_classes and positional:
+            # also writes the coarse features into scratch[4]
+            fine_key = _coarse_key(state, rules, know, seat, glob, cls, m, count, scratch[4])
+        else:
+            _coarse_features(state, rules, know, seat, scratch[4])
         coarse_key = _letter_key(glob, scratch[4])
         return fine_key, coarse_key, count, width
     coarse_key = _coarse_key(state, rules, know, seat, glob, cls, m, count, scratch[4])

@@ -92,7 +92,9 @@ CFG_LEAGUE_SHARE = 7      # share of traversals whose opponent is a league playe
 CFG_COARSE_LETTERS = 8    # 1: coarse entries act on the phase's letters (docs/abstraction.md)
 CFG_SHARED_WORLD = 9      # 1: a traversal deals its hidden cards at its start, so all
 #                           its action values face one world (_deal_world, _run_worker)
-CFG_SIZE = 10
+CFG_FINE_CLASSES = 10    # 1 (with letters): a position decision's fine key is its
+#                           class-set key (docs/abstraction.md, "Fine key on classes")
+CFG_SIZE = 11
 
 # ----- league opponents in training ---------------------------------------------------
 League = namedtuple("League", ["kinds", "params"])
@@ -455,7 +457,8 @@ def _keys(ws, d, cfg, state, rules, know, cur, legal, m, abst):
     """The decision's keys (fine, coarse, abstract actions) and its Letters, whose
     per-action rows are kept at depth d (the update on the way back reads them)."""
     fk, ck, n, width = ab._decision_keys(state, rules, know, cur, legal, m, ws.scratch,
-                                         abst, cfg[CFG_COARSE_LETTERS] > 0)
+                                         abst, cfg[CFG_COARSE_LETTERS] > 0,
+                                         cfg[CFG_FINE_CLASSES] > 0)
     for j in range(n):
         ws.letter_of[d, j] = ws.scratch[5, j]
         ws.size[d, j] = ws.scratch[6, j]

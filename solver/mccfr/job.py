@@ -55,6 +55,7 @@ def _load_checkpoint(path: Path, config: MCCFRConfig) -> tuple[MCCFRSolver, dict
     info["config"].setdefault("league_share", 0.0)
     info["config"].setdefault("coarse_actions", "classes")   # ... before letters
     info["config"].setdefault("shared_world", False)   # ... before shared worlds
+    info["config"].setdefault("fine_key", "codes")   # ... before the classes fine key
     if info["config"] != _config_json(config):
         raise MCCFRError(f"checkpoint {path} is for {info['config']}, not "
                          f"{_config_json(config)}; use another --out or the same settings")

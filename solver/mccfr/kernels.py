@@ -11,8 +11,8 @@ settings array, `Table` a seat's table (docs/mccfr.md, docs/abstraction.md).
 """
 
 from ._abstraction import (  # noqa: F401  (re-exported layout)
-    COARSE, COARSE_FEATURES, CODE_CLAIM_SHIFT, CODE_FACE_UP, CODE_OTHER_LOOKED, FINE,
-    K_CAND, K_CLAIM, K_OTHER_LOOKED, K_SIZE, MAX_ABSTRACT, ROLE_PEEKED, ROLE_PICKED,
+    CARD_LETTERS, COARSE, COARSE_FEATURES, CODE_CLAIM_SHIFT, CODE_FACE_UP, CODE_OTHER_LOOKED, FINE,
+    K_CAND, K_CLAIM, K_OTHER_LOOKED, K_SIZE, LETTER_UNKNOWN, MAX_ABSTRACT, ROLE_PEEKED, ROLE_PICKED,
     ROLE_POWER, SCRATCH_ROWS, TURN_BUCKET_EDGES,
 )
 from ._abstraction import (  # noqa: F401  (re-exported kernels)

@@ -36,6 +36,7 @@ class StoredTable:
     min_visits: int
     sure_wins: bool     # the trainer took sure wins by rule (False for older runs)
     coarse_letters: bool = False   # coarse entries act on letters (coarse_actions)
+    fine_classes: bool = False     # position decisions' fine key is the class set (fine_key)
 
 
 def save_table(out: Path, solver, metadata: dict) -> None:
@@ -85,4 +86,5 @@ def read_table(run_dir) -> StoredTable:
     return StoredTable(meta, game_def.parse(meta["variant"]), seats, visits,
                        int(algorithm.get("fine_visits", 1)),
                        bool(algorithm.get("sure_wins", False)),
-                       algorithm.get("coarse_actions", "classes") == "letters")
+                       algorithm.get("coarse_actions", "classes") == "letters",
+                       algorithm.get("fine_key", "codes") == "classes")

@@ -26,6 +26,7 @@ from solver.scripted import LEAGUE_KINDS, LEAGUE_NAMES, default_params
 WEIGHTINGS = ("none", "linear", "discounted")
 LEVELS = ("coarse", "fine")
 COARSE_ACTIONS = ("classes", "letters")
+FINE_KEYS = ("codes", "classes")
 # keys, level, offset, nact, visits, ready + about two slots (load <= 1/2)
 BYTES_PER_ENTRY = 8 + 1 + 8 + 8 + 8 + 1 + 8 * 2
 BYTES_PER_ACTION = 8 + 8 + 4      # regret, ssum (float64), snap (float32)
@@ -59,6 +60,12 @@ class MCCFRConfig:
     players (solver.scripted, drawn uniformly) instead of the opponent's table, so that
     the regrets answer the league as well as self-play (docs/mccfr.md, "League
     opponents"); () and 0.0 (the default): self-play alone.
+    fine_key: what a fine entry is keyed by: "codes", everything the seat knows (the
+    sorted position codes); "classes" (with coarse_actions="letters"), at a decision
+    with position actions (turn, reveal, pick) the set of position classes it can act
+    on instead, a level between the letters and the codes that situations reach often
+    enough to learn apart (docs/abstraction.md, "Fine key on classes"); announcements
+    and responses keep the codes.
     shared_world: each traversal deals the hidden cards once, at its start (the lazy
     deal's law), so that every action value it estimates, followed or probed, faces
     the same cards and their differences (the regrets) carry less noise
@@ -77,6 +84,7 @@ class MCCFRConfig:
     prune_probability: float = 0.0   # off: pruning slowed convergence (docs/mccfr.md)
     levels: str = "fine"
     coarse_actions: str = "classes"
+    fine_key: str = "codes"
     fine_visits: int = 200
     sure_wins: bool = True
     league_opponents: tuple = ()
@@ -102,6 +110,13 @@ class MCCFRConfig:
         if self.coarse_actions not in COARSE_ACTIONS:
             raise MCCFRError(f"unknown coarse actions {self.coarse_actions!r}: choose one "
                              f"of {', '.join(COARSE_ACTIONS)}")
+        if self.fine_key not in FINE_KEYS:
+            raise MCCFRError(f"unknown fine key {self.fine_key!r}: choose one of "
+                             f"{', '.join(FINE_KEYS)}")
+        if self.fine_key == "classes" and self.coarse_actions != "letters":
+            raise MCCFRError("fine_key='classes' refines letters: with coarse_actions="
+                             "'classes' the coarse key already hashes the class set; add "
+                             "--coarse-actions letters or keep --fine-key codes")
         if self.workers not in (1, 2):
             raise MCCFRError(f"workers must be 1 or 2 (one per seat), got {self.workers}")
         if self.batch_iterations < 1:
@@ -144,7 +159,7 @@ class MCCFRConfig:
                 "max_branching": self.max_branching, "exploration": self.exploration,
                 "prune_below": self.prune_below,
                 "prune_probability": self.prune_probability, "levels": self.levels,
-                "coarse_actions": self.coarse_actions,
+                "coarse_actions": self.coarse_actions, "fine_key": self.fine_key,
                 "fine_visits": self.fine_visits, "sure_wins": self.sure_wins,
                 "league_opponents": list(self.league_opponents),
                 "league_share": self.league_share,
@@ -163,6 +178,7 @@ class MCCFRConfig:
         cfg[kern.CFG_LEAGUE_SHARE] = self.league_share
         cfg[kern.CFG_COARSE_LETTERS] = 1.0 if self.coarse_actions == "letters" else 0.0
         cfg[kern.CFG_SHARED_WORLD] = 1.0 if self.shared_world else 0.0
+        cfg[kern.CFG_FINE_CLASSES] = 1.0 if self.fine_key == "classes" else 0.0
         return cfg
 
     def league(self) -> "kern.League":

@@ -50,7 +50,9 @@ P_FALLBACK_VISITS = 6         # ... at a turn or power decision whose entry has 
                               # training updates than this (or none)
 P_FALLBACK_VISITS_CLAIMS = 7  # ... at an announcement or a response
 P_COARSE_LETTERS = 8  # table: 1 if its coarse entries act on letters (docs/abstraction.md)
-NUM_PARAMS = 9
+P_FINE_CLASSES = 9    # table: 1 if a position decision's fine key is its class set
+                      # (MCCFRConfig.fine_key="classes")
+NUM_PARAMS = 10
 
 # One seat's agent, as kernels see it. A table agent's arrays are its table for that
 # seat (open addressing `slots` over `keys`; entry e's probabilities are
@@ -154,7 +156,7 @@ def _table_probs(player, state, rules, know, seat, legal, m, scratch, abst, out)
                                         player.nact, player.probs)
     letters = player.params[P_COARSE_LETTERS] > 0
     fine, coarse, n, width = ab.decision_keys(state, rules, know, seat, legal, m, scratch,
-                                              abst, letters)
+                                              abst, letters, player.params[P_FINE_CLASSES] > 0)
     e = mc.find(slots, keys, fine)
     if e >= 0 and nact[e] != n:
         e = -1

@@ -219,13 +219,15 @@ def bot(name: str, bluff: float = 0.3, challenge_below: float = 0.3,
 
 def table_agent(name: str, variant: Variant, seat_arrays, visits=None,
                 min_visits: int = 1, sure_wins: bool = False,
-                fallback: Fallback | None = None, coarse_letters: bool = False) -> Agent:
+                fallback: Fallback | None = None, coarse_letters: bool = False,
+                fine_classes: bool = False) -> Agent:
     """An agent from per-seat (keys, offset, nact, probabilities) arrays; `visits`:
     per seat, each entry's training updates (for coverage counts and the fallback's
     thresholds); `sure_wins`: take sure wins by rule, as a trainer with
     MCCFRConfig.sure_wins did; `fallback`: rules where the table has not learned (None:
     uniform where it has no entry); `coarse_letters`: its coarse entries act on letters
-    (MCCFRConfig.coarse_actions="letters")."""
+    (MCCFRConfig.coarse_actions="letters"); `fine_classes`: its fine entries of position
+    decisions are keyed by their class set (MCCFRConfig.fine_key="classes")."""
     tables = []
     for keys, offset, nact, probs in seat_arrays:
         keys = np.ascontiguousarray(keys, dtype=np.int64)
@@ -239,6 +241,7 @@ def table_agent(name: str, variant: Variant, seat_arrays, visits=None,
     params = np.zeros(ka.NUM_PARAMS)
     params[ka.P_SURE_WINS] = 1.0 if sure_wins else 0.0
     params[ka.P_COARSE_LETTERS] = 1.0 if coarse_letters else 0.0
+    params[ka.P_FINE_CLASSES] = 1.0 if fine_classes else 0.0
     if fallback is not None:
         params[ka.P_FALLBACK] = _BOT_KIND[fallback.player]
         if visits is not None:   # without visit counts only missing entries fall back
@@ -256,7 +259,8 @@ def trained_agent(trainer, name: str = "mccfr") -> Agent:
     seats, visits = trainer.average_strategy()
     return table_agent(name, trainer.config.variant, seats, visits,
                        trainer.config.fine_visits, trainer.config.sure_wins,
-                       coarse_letters=trainer.config.coarse_actions == "letters")
+                       coarse_letters=trainer.config.coarse_actions == "letters",
+                       fine_classes=trainer.config.fine_key == "classes")
 
 
 def load_agent(spec: str, fallback: Fallback | None = DEFAULT_FALLBACK) -> Agent:
@@ -284,7 +288,8 @@ def load_table_agent(run_dir, fallback: Fallback | None = DEFAULT_FALLBACK) -> A
     stored = read_table(run_dir)
     agent = table_agent(Path(run_dir).name, stored.variant, stored.seats, stored.visits,
                         stored.min_visits, stored.sure_wins, fallback,
-                        coarse_letters=stored.coarse_letters)
+                        coarse_letters=stored.coarse_letters,
+                        fine_classes=stored.fine_classes)
     agent.metadata = stored.metadata
     return agent
 

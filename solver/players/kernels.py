@@ -13,7 +13,7 @@ tournament's `Tally`. Build a Player with `solver.players.agents.Agent.player(se
 from ._kernels import (  # noqa: F401  (re-exported layout)
     COV_LEARNED, COV_NONE, COV_THIN, DK_AFTER_PEEK, DK_POWER, DK_RESPOND, DK_TURN,
     HEURISTIC, HONEST, NO_TABLE, NUM_COVERAGE, NUM_DECISION_KINDS, NUM_PARAMS, P_BLUFF,
-    P_CHALLENGE, P_COARSE_LETTERS, P_FALLBACK, P_FALLBACK_VISITS, P_FALLBACK_VISITS_CLAIMS, P_SURE_WINS, P_TILT_ACTION, P_TILT_FACTOR, PARANOID, TABLE, UNIFORM, Player, Seats, Tally,
+    P_CHALLENGE, P_COARSE_LETTERS, P_FALLBACK, P_FINE_CLASSES, P_FALLBACK_VISITS, P_FALLBACK_VISITS_CLAIMS, P_SURE_WINS, P_TILT_ACTION, P_TILT_FACTOR, PARANOID, TABLE, UNIFORM, Player, Seats, Tally,
 )
 from ._kernels import (  # noqa: F401  (re-exported kernels)
     _agent_probs as agent_probs,
