@@ -182,9 +182,9 @@ def _arrays(solver):
                             t.ssum[:t.action_slots].view(np.uint8)]) for t in solver.tables]
 
 
-def test_letters_are_reproducible_and_resume_exactly():
-    variant = game_def.parse("standard:max_turns=12")
-    config = MCCFRConfig(variant, batch_iterations=40, seed=5, coarse_actions="letters")
+def assert_reproducible_resumable_and_distinct(config, **other):
+    """Three batches of `config` give the same tables with 1 and 2 workers and after a
+    resume, and different ones with `other` settings; returns the resumed solver."""
     runs = {}
     for workers in (1, 2):
         solver = MCCFRSolver(dataclasses.replace(config, workers=workers))
@@ -194,12 +194,19 @@ def test_letters_are_reproducible_and_resume_exactly():
     half.run(1)
     resumed = MCCFRSolver.from_state_arrays(config, half.state_arrays())
     resumed.run(2)
-    classes = MCCFRSolver(dataclasses.replace(config, coarse_actions="classes"))
-    classes.run(3)
+    changed = MCCFRSolver(dataclasses.replace(config, **other))
+    changed.run(3)
     for seat in (0, 1):
         assert np.array_equal(runs[1][seat], runs[2][seat])
         assert np.array_equal(runs[1][seat], _arrays(resumed)[seat])
-        assert not np.array_equal(runs[1][seat], _arrays(classes)[seat])
+        assert not np.array_equal(runs[1][seat], _arrays(changed)[seat])
+    return resumed
+
+
+def test_letters_are_reproducible_and_resume_exactly():
+    variant = game_def.parse("standard:max_turns=12")
+    config = MCCFRConfig(variant, batch_iterations=40, seed=5, coarse_actions="letters")
+    assert_reproducible_resumable_and_distinct(config, coarse_actions="classes")
 
 
 def test_unknown_coarse_actions_are_refused():

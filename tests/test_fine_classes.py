@@ -26,11 +26,11 @@ from solver.players.agents import load_table_agent, trained_agent
 try:
     from tests import naive_abstraction as naive
     from tests.test_abstraction import MIXED, decisions
-    from tests.test_coarse_letters import _arrays
+    from tests.test_coarse_letters import assert_reproducible_resumable_and_distinct
 except ImportError:  # tests/ is not a package: pytest puts it on sys.path
     import naive_abstraction as naive
     from test_abstraction import MIXED, decisions
-    from test_coarse_letters import _arrays
+    from test_coarse_letters import assert_reproducible_resumable_and_distinct
 
 STANDARD12 = game_def.parse("standard:max_turns=12")
 
@@ -123,21 +123,7 @@ def test_fine_key_settings_are_checked():
 def test_training_on_the_classes_fine_key_is_reproducible_resumes_and_is_played():
     config = MCCFRConfig(STANDARD12, batch_iterations=40, seed=5, coarse_actions="letters",
                          fine_key="classes", fine_visits=5)
-    runs = {}
-    for workers in (1, 2):
-        solver = MCCFRSolver(dataclasses.replace(config, workers=workers))
-        solver.run(3)
-        runs[workers] = _arrays(solver)
-    half = MCCFRSolver(config)
-    half.run(1)
-    resumed = MCCFRSolver.from_state_arrays(config, half.state_arrays())
-    resumed.run(2)
-    codes = MCCFRSolver(dataclasses.replace(config, fine_key="codes"))
-    codes.run(3)
-    for seat in (0, 1):
-        assert np.array_equal(runs[1][seat], runs[2][seat])
-        assert np.array_equal(runs[1][seat], _arrays(resumed)[seat])
-        assert not np.array_equal(runs[1][seat], _arrays(codes)[seat])
+    resumed = assert_reproducible_resumable_and_distinct(config, fine_key="codes")
     assert resumed.counters()["mismatch"] == 0
     # The agent reads the fine entries the trainer made: in self-play some decisions
     # land on a fine entry; the same table read with the codes key finds none of them.
