@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -34,30 +35,53 @@ import numpy as np
 from bench_mccfr import _header, _write
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("run")
-    parser.add_argument("--rounds", type=int, default=80)
-    parser.add_argument("--rollouts", type=int, default=48)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+@dataclass
+class TurnStart:
+    """One self-play turn start with a choice, valued twice by the lookahead.
 
+    `round` counts the self-play rounds from 0; `groups` maps a group id to its position actions, `probs` is the strategy's mix over
+    all legal actions, `first` and `second` are the group values of two independent sets
+    of rollouts (index by group id), `chosen` the best group on the first set, `mix` the
+    strategy's mix valued on the second, and `letters` each action's card letter.
+    """
+
+    round: int
+    seat: int
+    strikes: tuple[int, int]
+    turn: int
+    traitor_hidden: bool
+    groups: dict[int, list[int]]
+    probs: dict[int, float]
+    first: np.ndarray
+    second: np.ndarray
+    chosen: int
+    mix: float
+    letters: dict[int, str]
+
+    @property
+    def gap(self) -> float:
+        """What choosing the first set's best group is worth over the mix, on the second."""
+        return float(self.second[self.chosen] - self.mix)
+
+
+def turn_starts(run: str, rounds: int, rollouts: int, seed: int):
+    """Yield a `TurnStart` for every turn start with a choice in `rounds` self-play rounds
+    of RUN's strategy (its table with the default fallback rules)."""
     import game_def
     from game_def import kernels as k
     from game_def.characters import NAMES
-    from solver.evaluation.tournament import Z95
     from solver.mccfr import kernels as ab
     from solver.players import kernels as ka
     from solver.players.agents import AgentPolicy, load_table_agent
     from solver.search import kernels as ks
     from solver.search.searcher import SearchConfig, Searcher
 
-    agent = load_table_agent(args.run)
+    agent = load_table_agent(run)
     game = game_def.load_game(str(agent.variant))
     policy = AgentPolicy(game, agent)
     searcher = Searcher(agent, SearchConfig(kinds=("turn",), tilts=(),
-                                            rollouts=args.rollouts, model_eps=0.0))
-    rng = np.random.default_rng(args.seed)
+                                            rollouts=rollouts, model_eps=0.0))
+    rng = np.random.default_rng(seed)
     position_actions = 4 * int(game.rules[k.R_N])
 
     def group_values(history, seat):
@@ -68,16 +92,15 @@ def main() -> None:
         return ws if counters[ks.C_DECISIONS] else None
 
     card_letters = ab.CARD_LETTERS
-    names = NAMES
     claims = ("no claim", "a Robin-camp claim", "a Sheriff-camp claim", "another claim")
 
     def letter_name(ell):
         kind, c = ("peek", ell) if ell < card_letters else ("use", ell - card_letters)
         unknown = ab.LETTER_UNKNOWN
         if c < unknown // 2:
-            return f"{kind} a known {names[c]} (face down)"
+            return f"{kind} a known {NAMES[c]} (face down)"
         if c < unknown:
-            return f"{kind} a face-up {names[c - unknown // 2]}"
+            return f"{kind} a face-up {NAMES[c - unknown // 2]}"
         if c < unknown + 8:
             u = c - unknown
             return (f"{kind} an unknown card, {'looked at' if u // 4 else 'unseen'} by the "
@@ -95,12 +118,7 @@ def main() -> None:
         ab.decision_keys(core, game.rules, know, seat, legal, m, scratch, abst, True, False)
         return {int(legal[i]): letter_name(int(scratch[5, abst[i]])) for i in range(m)}
 
-    # per letter at one strike each: decisions offering it, the strategy's mass on it,
-    # the lookahead's picks, and its groups' value minus the mix (sum, count)
-    by_letter = defaultdict(lambda: np.zeros(5))
-    sudden_death = 0
-    gaps = defaultdict(list)
-    for _ in range(args.rounds):
+    for round_index in range(rounds):
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
@@ -123,30 +141,56 @@ def main() -> None:
                     chosen = max(groups, key=lambda g: first.group_value[g])
                     mix = sum(sum(probs[a] for a in groups[g]) * second.group_value[g]
                               for g in groups)
-                    gap = float(second.group_value[chosen] - mix)
-                    own, opp = state.strikes[seat], state.strikes[1 - seat]
-                    turn = state.turns_played
-                    hidden = any(c == "Traitor" and not up
-                                 for c, up in zip(state.cards, state.face_up))
-                    gaps["all"].append(gap)
-                    gaps[f"strikes (own, opponent) = ({own}, {opp})"].append(gap)
-                    gaps[f"turns played {'0-3' if turn < 4 else '4-7' if turn < 8 else '8-15' if turn < 16 else '16+'}"].append(gap)
-                    gaps[f"Traitor face down: {'yes' if hidden else 'no'}, own strikes {own}"].append(gap)
-                    if own == 1 and opp == 1:
-                        sudden_death += 1
-                        letter = letters_of(history, seat)
-                        offered = set()
-                        for g, members in groups.items():
-                            row = by_letter[letter[members[0]]]
-                            if letter[members[0]] not in offered:
-                                row[0] += 1
-                                offered.add(letter[members[0]])
-                            row[1] += sum(probs[a] for a in members)
-                            row[2] += g == chosen
-                            row[3] += second.group_value[g] - mix
-                            row[4] += 1
+                    yield TurnStart(
+                        round=round_index, seat=seat,
+                        strikes=(int(state.strikes[seat]), int(state.strikes[1 - seat])),
+                        turn=int(state.turns_played),
+                        traitor_hidden=any(c == "Traitor" and not up
+                                           for c, up in zip(state.cards, state.face_up)),
+                        groups=dict(groups), probs=dict(probs),
+                        first=np.array(first.group_value, dtype=float),
+                        second=np.array(second.group_value, dtype=float),
+                        chosen=int(chosen), mix=float(mix),
+                        letters=letters_of(history, seat))
             weights = np.array([probs[a] for a in actions])
             state.apply_action(int(rng.choice(actions, p=weights / weights.sum())))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("run")
+    parser.add_argument("--rounds", type=int, default=80)
+    parser.add_argument("--rollouts", type=int, default=48)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+
+    from solver.evaluation.tournament import Z95
+
+    # per letter at one strike each: decisions offering it, the strategy's mass on it,
+    # the lookahead's picks, and its groups' value minus the mix (sum, count)
+    by_letter = defaultdict(lambda: np.zeros(5))
+    sudden_death = 0
+    gaps = defaultdict(list)
+    for d in turn_starts(args.run, args.rounds, args.rollouts, args.seed):
+        own, opp = d.strikes
+        turn = d.turn
+        gaps["all"].append(d.gap)
+        gaps[f"strikes (own, opponent) = ({own}, {opp})"].append(d.gap)
+        gaps[f"turns played {'0-3' if turn < 4 else '4-7' if turn < 8 else '8-15' if turn < 16 else '16+'}"].append(d.gap)
+        gaps[f"Traitor face down: {'yes' if d.traitor_hidden else 'no'}, own strikes {own}"].append(d.gap)
+        if own == 1 and opp == 1:
+            sudden_death += 1
+            offered = set()
+            for g, members in d.groups.items():
+                name = d.letters[members[0]]
+                row = by_letter[name]
+                if name not in offered:
+                    row[0] += 1
+                    offered.add(name)
+                row[1] += sum(d.probs[a] for a in members)
+                row[2] += g == d.chosen
+                row[3] += d.second[g] - d.mix
+                row[4] += 1
 
     lines = _header(f"One-step improvement at turn starts of {Path(args.run).name} "
                     f"({args.rounds} self-play rounds, {args.rollouts} rollouts a group, "
