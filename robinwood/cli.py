@@ -825,17 +825,23 @@ def _fallback_words(agent) -> str:
 @click.option("--blueprint-rounds", type=click.IntRange(1, 10**9), default=20_000,
               show_default=True, help="Rounds per seat of the blueprint alone.")
 @click.option("--particles", type=click.IntRange(1, 100_000), default=128,
-              show_default=True, help="Particles in the searcher's belief.")
+              show_default=True,
+              help="Particles in the searcher's belief (and the --lbr-rounds LBR's).")
 @click.option("--rollouts", type=click.IntRange(1, 100_000), default=24,
-              show_default=True, help="Rollouts per scored action.")
+              show_default=True,
+              help="Rollouts per scored action (the searcher's and the LBR's).")
 @click.option("--kinds", default="turn,power", show_default=True,
               help="Decisions the search takes (turn, after_peek, respond, power); the "
                    "blueprint plays the others.")
+@click.option("--lbr-rounds", type=click.IntRange(0, 10**7), default=0, show_default=True,
+              help="Rounds per seat of a local best response that models the searcher by "
+                   "its blueprint, against the searcher and against the blueprint: a "
+                   "lower bound on the searcher's exploitability (0: skip).")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @fallback_option
-def search(run_dir, opponents, rounds, blueprint_rounds, particles, rollouts, kinds, seed,
-           as_json, fallback):
+def search(run_dir, opponents, rounds, blueprint_rounds, particles, rollouts, kinds,
+           lbr_rounds, seed, as_json, fallback):
     """The Monte Carlo CFR strategy in RUN_DIR with play-time search (docs/search.md)
     against every bot and league player and against its own table ("blueprint"), or
     against OPPONENTS; beside it the blueprint without search (the table with its
@@ -871,6 +877,17 @@ def search(run_dir, opponents, rounds, blueprint_rounds, particles, rollouts, ki
                               blueprint_rounds=blueprint_rounds, seed=seed,
                               progress=progress)
     data = {**frame.attrs, "opponents": frame.reset_index().to_dict(orient="records")}
+    bounds = []
+    if lbr_rounds:
+        from solver.evaluation.search_lbr import against_blueprint, search_lbr
+
+        for opponent in (searcher, against_blueprint(searcher)):
+            if not as_json:
+                click.echo(f"robinwood: local best response against {opponent.name} "
+                           f"({lbr_rounds:,} rounds a seat)", err=True)
+            bounds.append(search_lbr(opponent, rounds=lbr_rounds, seed=seed,
+                                     particles=particles, rollouts=rollouts))
+        data["local_best_response"] = [b.to_json() for b in bounds]
     atomic_write_bytes(Path(run_dir) / "search.json", json.dumps(data, indent=2).encode())
     if as_json:
         click.echo(json.dumps(data, indent=2))
@@ -885,6 +902,9 @@ def search(run_dir, opponents, rounds, blueprint_rounds, particles, rollouts, ki
     at = frame.attrs
     click.echo(f"worst opponent with search: {at['worst']}, {at['worst_value']:+.3f} (95% "
                f"upper end {at['worst_hi']:+.3f})")
+    for b in bounds:
+        click.echo(f"local best response modelling it by its blueprint, against "
+                   f"{b.opponent}: gains {b.gain:+.3f} +/- {b.half_width:.3f} (95%)")
 
 
 @cli.command()

@@ -138,7 +138,7 @@ def _positive(name: str, value) -> int:
 SELF = "self"   # the continuation that is the strategy itself
 
 
-def _continuation(name: str, seat: int, agent: Agent):
+def continuation_player(name: str, seat: int, agent: Agent):
     """The continuation (a bot, a league player, or SELF: `agent` itself) as the LBR
     seat's player."""
     if name == SELF:
@@ -198,7 +198,7 @@ def local_best_response(agent: Agent, *, rounds: int = 2000, seed: int = 0,
     cfg = config_array(particles, rollouts, group_positions=group_positions, kinds=kinds)
     matches = [kl.Match(rules, np.int64(s), agent.player(1 - s), agent.player(1 - s),
                         agent.player(1 - s).params[None, :].copy(),
-                        _continuation(continuation, s, agent), cfg) for s in (0, 1)]
+                        continuation_player(continuation, s, agent), cfg) for s in (0, 1)]
     max_steps = _max_steps(variant)
     seeds = np.random.SeedSequence(int(seed)).generate_state(4, dtype=np.uint64)
     counters = np.zeros((2, kl.C_SIZE), dtype=np.int64)
@@ -243,7 +243,7 @@ def belief_posterior(agent: Agent, history, seat: int, *, variant: Variant | str
     counters = np.zeros(kl.C_SIZE, dtype=np.int64)
     match = kl.Match(rules, np.int64(seat), agent.player(1 - seat), agent.player(1 - seat),
                      agent.player(1 - seat).params[None, :].copy(),
-                     _continuation(DEFAULT_CONTINUATION, seat, agent), cfg)
+                     continuation_player(DEFAULT_CONTINUATION, seat, agent), cfg)
     if not kl.belief_after(history, match, ws, np.uint64(seed), counters):
         raise AgentError("no particle is consistent with this history (regeneration "
                          "failed): is it a history the agent can play?")

@@ -148,13 +148,12 @@ class SearchResult:
     @property
     def value(self) -> float:
         """The searcher's seat-averaged payoff."""
-        return sum(s.value for s in self.seats) / 2
+        return seat_average(self.seats)[0]
 
     @property
     def half_width(self) -> float:
         """95% normal half-width of the seat average (the two seats independent)."""
-        halves = [mean_and_half_width(s.wins, s.losses, s.rounds)[1] for s in self.seats]
-        return math.hypot(*halves) / 2
+        return seat_average(self.seats)[1]
 
     def to_json(self) -> dict:
         return {"searcher": self.searcher, "opponent": self.opponent, "seed": self.seed,
@@ -162,6 +161,13 @@ class SearchResult:
                 "value_lo": self.value - self.half_width,
                 "value_hi": self.value + self.half_width,
                 "seats": [{**dataclasses.asdict(s), "value": s.value} for s in self.seats]}
+
+
+def seat_average(seats) -> tuple[float, float]:
+    """The mean over the two `SearchSeat`s of their payoffs, and its 95% normal
+    half-width (the seats independent)."""
+    halves = [mean_and_half_width(s.wins, s.losses, s.rounds)[1] for s in seats]
+    return sum(s.value for s in seats) / 2, math.hypot(*halves) / 2
 
 
 def mean_and_half_width(wins: int, losses: int, rounds: int) -> tuple[float, float]:
