@@ -588,11 +588,21 @@ def _search_note(data: dict | None) -> str:
     beaten = sum(r["search_lo"] > 0 for r in rows)
     better = sum(r["search_lo"] > r["blueprint_hi"] for r in rows)
     worst = min(rows, key=lambda r: r["search"])
-    return (f"Played with play-time search (`robinwood search`, docs/search.md) it beats "
+    note = (f"Played with play-time search (`robinwood search`, docs/search.md) it beats "
             f"{beaten} of {len(rows)} opponents with 95% confidence and is better than the "
             f"strategy without search against {better}; its worst opponent is "
             f"{worst['opponent']} "
             f"({worst['search']:+.3f} a round). ")
+    bounds = {b["opponent"].endswith("+search"): b
+              for b in data.get("local_best_response", [])}
+    if True in bounds:
+        searched = bounds[True]
+        note += (f"A local best response that models the searcher by its table gains "
+                 f"{searched['gain']:+.3f} ± {searched['gain_half_width_95']:.3f} against it"
+                 + (f" ({bounds[False]['gain']:+.3f} against the table alone)"
+                    if False in bounds else "")
+                 + ": a weaker lower bound on its exploitability than the table's. ")
+    return note
 
 
 def quality_over_training(run_dir: Path) -> pd.DataFrame | None:

@@ -254,7 +254,8 @@ def test_an_mccfr_report_opens_with_how_exploitable_the_strategy_is(tmp_path):
     assert gains["gain"].iloc[0] == pytest.approx(bound)      # strongest first
     # play-time search: its table and a sentence in the summary, from search.json
     result = invoke("search", run, "honest", "counter", "blueprint", "--rounds", 30,
-                    "--blueprint-rounds", 500, "--particles", 16, "--rollouts", 4)
+                    "--blueprint-rounds", 500, "--particles", 16, "--rollouts", 4,
+                    "--lbr-rounds", 10)
     assert result.exit_code == 0, result.output
     searched = json.loads((run / "search.json").read_text())
     out = tmp_path / "searched"
@@ -266,6 +267,10 @@ def test_an_mccfr_report_opens_with_how_exploitable_the_strategy_is(tmp_path):
     beaten = sum(r["search_lo"] > 0 for r in searched["opponents"]
                  if r["opponent"] != "blueprint")
     assert f"it beats {beaten} of 2 opponents" in html and "With play-time search" in html
+    bound, table_bound = searched["local_best_response"]
+    assert (f"models the searcher by its table gains {bound['gain']:+.3f} ± "
+            f"{bound['gain_half_width_95']:.3f} against it ({table_bound['gain']:+.3f} "
+            f"against the table alone)") in html
     (run / "search.json").write_text("[]")
     one_line_error(invoke("report", run, "--out", tmp_path / "bad"), "search.json",
                    "robinwood search")
