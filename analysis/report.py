@@ -593,8 +593,7 @@ def _search_note(data: dict | None) -> str:
             f"strategy without search against {better}; its worst opponent is "
             f"{worst['opponent']} "
             f"({worst['search']:+.3f} a round). ")
-    bounds = {b["opponent"].endswith("+search"): b
-              for b in data.get("local_best_response", [])}
+    bounds = {b["opponent_searches"]: b for b in data.get("local_best_response", [])}
     if True in bounds:
         searched = bounds[True]
         note += (f"A local best response that models the searcher by its table gains "

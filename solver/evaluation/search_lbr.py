@@ -31,7 +31,7 @@ from solver.search import Searcher
 from solver.search import kernels as ks
 from solver.search.searcher import SearchSeat, seat_average
 from solver.search.settings import DECISION_KINDS, config_array, max_steps
-from solver.evaluation.lbr import SELF, continuation_player
+from solver.evaluation.lbr import SELF, _positive, continuation_player
 
 _COUNTERS = {"decisions": ks.C_DECISIONS, "regenerations": ks.C_REGENERATIONS,
              "belief_lost": ks.C_REGEN_FAILED}
@@ -50,6 +50,7 @@ class SearchLBRReport:
     """The LBR against one opponent (the searcher, or its blueprint) in both seats."""
 
     opponent: str
+    opponent_searches: bool   # False: the calibration opponent, the blueprint alone
     seed: int
     particles: int
     rollouts: int
@@ -69,7 +70,8 @@ class SearchLBRReport:
 
     def to_json(self) -> dict:
         return {"method": "local_best_response_modelled_by_blueprint",
-                "opponent": self.opponent, "seed": self.seed, "particles": self.particles,
+                "opponent": self.opponent, "opponent_searches": self.opponent_searches,
+                "seed": self.seed, "particles": self.particles,
                 "rollouts": self.rollouts, "model_eps": self.model_eps,
                 "continuation": self.continuation, "gain": self.gain,
                 "gain_half_width_95": self.half_width,
@@ -93,10 +95,8 @@ def search_lbr(searcher: Searcher, *, rounds: int = 300, seed: int = 0,
     if not isinstance(searcher, Searcher):
         raise AgentError(f"search_lbr needs a Searcher, got {type(searcher).__name__}: "
                          f"build one with Searcher(load_table_agent(run))")
-    for name, value in (("rounds", rounds), ("particles", particles),
-                        ("rollouts", rollouts)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise AgentError(f"{name} must be a positive integer, got {value!r}")
+    rounds, particles, rollouts = (_positive(name, value) for name, value in (
+        ("rounds", rounds), ("particles", particles), ("rollouts", rollouts)))
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise AgentError(f"seed must be a non-negative integer, got {seed!r}")
     if not 0.0 <= model_eps <= 1.0:   # nan fails too
@@ -105,7 +105,7 @@ def search_lbr(searcher: Searcher, *, rounds: int = 300, seed: int = 0,
 
     blueprint = searcher.blueprint
     game = game_def.load_game(str(searcher.variant))
-    cfg = config_array(int(particles), int(rollouts), model_eps=float(model_eps),
+    cfg = config_array(particles, rollouts, model_eps=float(model_eps),
                        kinds=DECISION_KINDS)
     steps = max_steps(searcher.variant)
     seeds = np.random.SeedSequence(int(seed)).generate_state(2, dtype=np.uint64)
@@ -127,7 +127,7 @@ def search_lbr(searcher: Searcher, *, rounds: int = 300, seed: int = 0,
         lbr, opponent = matches[lbr_seat]
         ws_lbr, ws_opponent = ks.workspace(cfg, steps), searcher.workspace()
         rng = np.random.default_rng(int(seeds[lbr_seat]))
-        for _ in range(int(rounds)):
+        for _ in range(rounds):
             state = game.new_initial_state()
             while not state.is_terminal():
                 if state.is_chance_node():
@@ -146,11 +146,12 @@ def search_lbr(searcher: Searcher, *, rounds: int = 300, seed: int = 0,
 
     in_both_seats(play, workers)
     seats = tuple(SearchLBRSeat(
-        s, int(rounds), *map(int, tallies[s]), seconds[s],
+        s, rounds, *map(int, tallies[s]), seconds[s],
         {name: int(counters[s, 0, i]) for name, i in _COUNTERS.items()},
         {name: int(counters[s, 1, i]) for name, i in _COUNTERS.items()}) for s in (0, 1))
-    return SearchLBRReport(searcher.name if searcher.config.kinds else blueprint.name,
-                           int(seed), int(particles), int(rollouts), float(model_eps),
+    searches = bool(searcher.config.kinds)
+    return SearchLBRReport(searcher.name if searches else blueprint.name, searches,
+                           int(seed), particles, rollouts, float(model_eps),
                            continuation, seats)
 
 
