@@ -1,17 +1,34 @@
 # Two commands on a fresh machine: `make demo` (the main job) and `make test`.
-# Each creates the virtual environment .venv on first use.
+# Each installs what it needs on first use: the Debian packages (tools/system-deps.sh:
+# Python's venv module, and for the tests Chromium and its driver), then the virtual
+# environment .venv from the lock file, whose hashes pin every package.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+LOCK := requirements-dev.lock
 
-.PHONY: demo test test-slow test-browser browser-deps explore bench clean
+.PHONY: demo test test-slow test-browser browser-deps system-deps screenshots lock explore \
+	bench clean
 
-$(STAMP): pyproject.toml
+system-deps:
+	@PYTHON=$(PYTHON) tools/system-deps.sh
+
+$(STAMP): pyproject.toml $(LOCK) | system-deps
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --require-hashes -r $(LOCK)
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
+
+# Refresh the lock after changing pyproject.toml's dependencies (pip-tools, in a
+# throwaway environment so that it does not land in the project's).
+lock:
+	$(PYTHON) -m venv /tmp/robinwood-lock
+	/tmp/robinwood-lock/bin/python -m pip install --quiet pip-tools
+	/tmp/robinwood-lock/bin/pip-compile --quiet --extra dev --generate-hashes --strip-extras \
+		--allow-unsafe --no-emit-index-url --no-emit-find-links --no-emit-trusted-host \
+		--upgrade -o $(LOCK) pyproject.toml
 
 # The main job: solve the default variant and write its report. The exact solve of a
 # reduced deck (rspx, turn cap 6) gets the full report; then a short Monte Carlo CFR run
@@ -36,18 +53,21 @@ demo: $(STAMP)
 	$(BIN)/robinwood search $(DEMO_FULL) --rounds 200 --seed 0
 	$(BIN)/robinwood report $(DEMO_FULL) --seed 0
 
-test: $(STAMP)
+test: $(STAMP) browser-deps
 	$(BIN)/python -m pytest -n 2 -q
 
-# The explorer's browser test drives Debian's Chromium with Selenium; as root on Debian
+# The explorer's browser test drives Debian's Chromium with Selenium: as root on Debian
 # this installs the browser and its matching driver when they are missing.
 browser-deps:
-	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then \
-		apt-get update && apt-get install -y chromium chromium-driver; \
-	fi
+	@PYTHON=$(PYTHON) tools/system-deps.sh --browser
 
 test-browser: $(STAMP) browser-deps
 	$(BIN)/python -m pytest -n 0 -q tests/test_explorer_browser.py
+
+# The docs' screenshots (docs/explorer.png, docs/play.png), from the browser test; a plain
+# test run writes them to a temporary folder.
+screenshots: $(STAMP) browser-deps
+	ROBINWOOD_SCREENSHOTS=docs $(BIN)/python -m pytest -n 0 -q tests/test_explorer_browser.py
 
 # The strategy explorer on the demo's exact run (make demo writes it).
 explore: $(STAMP)

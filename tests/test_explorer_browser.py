@@ -1,16 +1,19 @@
 """The explorer in a real browser (Debian's Chromium driven by Selenium): a round clicked
 through on a reduced deck with the displayed probabilities checked against
 load_strategy's, a whole best-of-3 match played against the AI, an MCCFR run loaded;
-no console errors. Screenshots go to docs/explorer.png and docs/play.png.
+no console errors. Screenshots go to a temporary folder, so a test run leaves the work
+tree as it was; `make screenshots` writes them to docs/explorer.png and docs/play.png
+(ROBINWOOD_SCREENSHOTS names the folder).
 
-Chromium and its driver come from Debian (`make browser-deps`, which .ci/run calls when
-/usr/bin/chromium is missing); without them these tests fail saying so."""
+Chromium and its driver come from Debian (`make test` installs them when they are
+missing, through `make browser-deps`); without them these tests fail saying so."""
 
 from __future__ import annotations
 
 import contextlib
 import json
 import math
+import os
 import shutil
 import socket
 import tempfile
@@ -31,19 +34,31 @@ from explorer_runs import exact_run, longer_run, mccfr_run  # noqa: F401
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
-DOCS = Path(__file__).resolve().parent.parent / "docs"
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--window-size=1360,1000")
 LAYOUT = ["Sheriff", "Companion", "Robin", "Peasant", "Deputy", "Traitor"]
 
 
+@pytest.fixture(scope="module")
+def screenshots(tmp_path_factory) -> Path:
+    """Where the screenshots go: $ROBINWOOD_SCREENSHOTS (`make screenshots` sets it to
+    docs/), else a temporary folder."""
+    folder = os.environ.get("ROBINWOOD_SCREENSHOTS")
+    if not folder:
+        return tmp_path_factory.mktemp("screenshots")
+    path = Path(folder)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
 def _require_chromium():
     missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
     if missing:
-        pytest.fail(f"the browser test needs Debian's Chromium and its driver ({', '.join(missing)} "
-                    f"missing): run `make browser-deps` (apt-get install -y chromium "
-                    f"chromium-driver) and test again", pytrace=False)
+        pytest.fail(f"the browser test needs Debian's Chromium and its driver "
+                    f"({', '.join(missing)} missing): `make test` installs them as root; "
+                    f"otherwise run `sudo apt-get install -y chromium chromium-driver`",
+                    pytrace=False)
 
 
 @contextlib.contextmanager
@@ -146,7 +161,8 @@ def browse_state(driver) -> dict:
     return json.loads(urllib.parse.unquote(href.split("#browse=", 1)[1]))
 
 
-def test_a_round_clicked_through_shows_load_strategys_probabilities(browser, exact_run):  # noqa: F811
+def test_a_round_clicked_through_shows_load_strategys_probabilities(browser, exact_run,
+                                                                    screenshots):  # noqa: F811
     from selenium.webdriver.common.by import By
 
     policy = load_strategy(exact_run)
@@ -174,7 +190,7 @@ def test_a_round_clicked_through_shows_load_strategys_probabilities(browser, exa
                     shown_value(exact.action_values[a])
             checked += 1
             if step == 1:
-                screenshot(browser, DOCS / "explorer.png")
+                screenshot(browser, screenshots / "explorer.png")
             # click the action the strategy likes best (the round goes on as it plays)
             best = max(rows, key=lambda r: float(r.get_attribute("data-prob")))
             before = len(state_json["actions"])
@@ -202,7 +218,7 @@ def test_a_round_clicked_through_shows_load_strategys_probabilities(browser, exa
         assert len(logged) == 1 and "/api/browse" in logged[0] and "400" in logged[0], logged
 
 
-def test_a_whole_match_against_the_ai(browser, longer_run):  # noqa: F811
+def test_a_whole_match_against_the_ai(browser, longer_run, screenshots):  # noqa: F811
     from selenium.webdriver.common.by import By
 
     with serving(longer_run) as url:
@@ -241,7 +257,7 @@ def test_a_whole_match_against_the_ai(browser, longer_run):  # noqa: F811
         # the whole page: the revealed board, the result and the review
         height = browser.execute_script("return document.documentElement.scrollHeight")
         browser.set_window_size(1360, min(max(height + 160, 1000), 2400))
-        screenshot(browser, DOCS / "play.png")
+        screenshot(browser, screenshots / "play.png")
         browser.set_window_size(1360, 1000)
         no_console_errors(browser)
 
