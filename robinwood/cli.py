@@ -11,6 +11,7 @@ from click.core import ParameterSource
 from tqdm import tqdm
 
 from game_def.errors import RobinWoodError
+from robinwood.paths import WritableDir, check_writable
 
 # Counts of rounds, matches and iterations: far beyond any job that ends, and well
 # inside the 64-bit integers the kernels count in.
@@ -86,6 +87,10 @@ class _Group(click.Group):
         except (RobinWoodError, ValueError) as e:
             click.echo(f"robinwood: error: {e}", err=True)
             sys.exit(2)
+        except OSError as e:  # a write failing late (disk full, permissions): not input
+            where = f": '{e.filename}'" if e.filename else ""
+            click.echo(f"robinwood: error: {e.strerror or e}{where}", err=True)
+            sys.exit(1)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -220,7 +225,7 @@ def simulate(variant_text, rounds, matches, seed, as_json, **params):
 @click.option("--snapshot-minutes", type=str, default="",
               help="mccfr: comma-separated training times to also save the strategy at "
                    "(learning curves), e.g. 5,15,30.")
-@click.option("--out", type=click.Path(file_okay=False), required=True,
+@click.option("--out", type=WritableDir(), required=True,
               help="Run directory: strategy, metadata, checkpoint, convergence curve.")
 @click.option("--resume", is_flag=True, help="Continue from the checkpoint in --out.")
 @click.option("--checkpoint-every", type=SECONDS, default=60.0, show_default=True,
@@ -439,7 +444,7 @@ def stats(run_dir, as_json):
 @click.argument("run_dir", type=click.Path(file_okay=False))
 @click.option("--compare", "other", type=click.Path(file_okay=False), default=None,
               help="Another run directory: its tables side by side, with differences.")
-@click.option("--out", type=click.Path(file_okay=False), default=None,
+@click.option("--out", type=WritableDir(), default=None,
               help="Output folder (default: reports/<name of RUN_DIR>).")
 @click.option("--parquet", is_flag=True, help="Write tables/ as Parquet instead of CSV.")
 @click.option("--rounds", type=COUNT, default=None,
@@ -461,6 +466,11 @@ def report(run_dir, other, out, parquet, rounds, seed):
                 read_metadata(path)
             except RobinWoodError as e:
                 raise click.BadParameter(str(e), param_hint=hint) from None
+    if out is None:  # write_report's default
+        from pathlib import Path
+
+        check_writable(Path("reports") / Path(run_dir).resolve().name, "--out",
+                       what="the default output folder, reports/<name of RUN_DIR>")
     start = time.perf_counter()
     index = write_report(run_dir, out, other, parquet=parquet, rounds=rounds, seed=seed)
     click.echo(f"report written to {index} ({time.perf_counter() - start:.1f} s); "
@@ -476,7 +486,7 @@ def report(run_dir, other, out, parquet, rounds, seed):
 @click.option("--base", default=None,
               help="The variant the grid changes (default standard; a grid file's own).")
 @click.option("--name", default=None, help="Sweep name: output in sweeps/<name>/.")
-@click.option("--out", type=click.Path(file_okay=False), default=None,
+@click.option("--out", type=WritableDir(), default=None,
               help="Output folder instead of sweeps/<name>/.")
 @click.option("--executor", type=click.Choice(["process", "ray"]), default="process",
               show_default=True, help="A local process pool, or Ray tasks.")
@@ -532,6 +542,9 @@ def sweep(grid_text, grid_file, base, name, out, executor, address, workers, mem
     else:
         spec = spec_from_text(grid_text, base or "standard", name, seed or 0,
                               SolveSettings(**overrides))
+    if out is None:  # run_sweep's default
+        check_writable(f"sweeps/{spec.name}", "--out", what="the sweep's folder, "
+                       "sweeps/<name>", fix="choose another --name, or give --out")
     memory = int(memory_gb * 1024**3) if memory_gb is not None else None
     result = run_sweep(spec, out, executor=executor, workers=workers, memory_budget=memory,
                        address=address, report=not no_report)
@@ -700,7 +713,7 @@ def league(agent, opponents, variant_text, rounds, seed, as_json, fallback, **pa
 
 
 @cli.command()
-@click.argument("run_dir", type=click.Path(file_okay=False))
+@click.argument("run_dir", type=WritableDir(writes="strength.json"))
 @click.option("--minutes", type=MINUTES, default=None,
               help="Train an exploiter for this long in each seat (the two seats train "
                    "at once, one per core).")
@@ -818,7 +831,7 @@ def _fallback_words(agent) -> str:
 
 
 @cli.command()
-@click.argument("run_dir", type=click.Path(file_okay=False))
+@click.argument("run_dir", type=WritableDir(writes="search.json"))
 @click.argument("opponents", nargs=-1)
 @click.option("--rounds", type=click.IntRange(1, 10**7), default=500, show_default=True,
               help="Rounds per seat of the searcher against each opponent.")

@@ -189,3 +189,194 @@ def test_a_solve_writes_its_files_with_the_umask(tmp_path, monkeypatch):
     assert {p.name for p in files} >= {"metadata.json", "strategy.npz", "checkpoint.npz"}
     for p in files:
         assert stat.S_IMODE(p.stat().st_mode) == 0o644, p
+
+
+# ----- paths a command writes: checked before any work --------------------------------
+# Each writing command, with OUT where its output folder goes; the jobs behind them are
+# replaced by recorders, so a refusal is seen to come before any work.
+WRITERS = {
+    "solve": SOLVE + ["--iterations", "2", "--out", "OUT"],
+    "solve-mccfr": MCCFR + ["--iterations", "200", "--out", "OUT"],
+    "report": ["report", "RUN", "--out", "OUT"],
+    "sweep": ["sweep", "--grid", "strikes=1,2", "--base", "rspx:max_turns=2", "--out", "OUT"],
+}
+
+
+@pytest.fixture
+def no_work(monkeypatch):
+    """The work behind every writing command, replaced by a recorder that refuses."""
+    import analysis.report
+    import solver.exact.job
+    import solver.mccfr.job
+    import solver.players.agents
+    import sweep.run
+
+    calls = []
+
+    def recorder(name):
+        def record(*args, **kwargs):
+            calls.append(name)
+            raise RuntimeError(f"{name} started")
+        return record
+
+    for module, name in ((solver.exact.job, "solve"), (solver.mccfr.job, "solve_mccfr"),
+                         (analysis.report, "write_report"), (sweep.run, "run_sweep"),
+                         (solver.players.agents, "load_table_agent")):
+        monkeypatch.setattr(module, name, recorder(name))
+    return calls
+
+
+def read_only(monkeypatch, root: Path, errno_code: int = 30) -> None:
+    """Make `root` behave as a read-only file system (errno 30, EROFS) or a folder
+    without write permission (13, EACCES) for anything creating a file in it: root
+    passes permission bits, and no read-only file system can be mounted in a test."""
+    import tempfile
+
+    real = tempfile.mkstemp
+
+    def mkstemp(*args, dir=None, **kwargs):
+        if dir is not None and Path(os.path.abspath(dir)).is_relative_to(root):
+            raise OSError(errno_code, os.strerror(errno_code), dir)
+        return real(*args, dir=dir, **kwargs)
+
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    if errno_code == 13:
+        real_access = os.access
+        monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if mode & os.W_OK
+                            and Path(os.path.abspath(path)).is_relative_to(root)
+                            else real_access(path, mode, **kw))
+
+
+def bad_out(kind, tmp_path, monkeypatch):
+    """A path that cannot be written as an output folder, and what the error says."""
+    (tmp_path / "file").write_text("")
+    if kind == "proc":
+        return "/proc/robinwood-out", ["'/proc/robinwood-out'", "/proc"]
+    if kind == "sys":
+        return "/sys/robinwood-out", ["'/sys/robinwood-out'", "/sys"]
+    if kind == "through-file":
+        return "file/out", ["'file/out'", "'file'", "which is a file"]
+    if kind == "file":
+        return "file", ["'file'", "is a file, not a folder"]
+    (tmp_path / "ro").mkdir()
+    read_only(monkeypatch, tmp_path / "ro", 30 if kind == "read-only-fs" else 13)
+    if kind == "read-only-fs":
+        return "ro/a/out", ["'ro'", "read-only file system"]
+    return "ro/out", ["'ro'", "not writable", "permission denied"]
+
+
+def listing(root: Path) -> set:
+    return {p.relative_to(root) for p in root.rglob("*")}
+
+
+@pytest.mark.parametrize("kind", ["proc", "sys", "through-file", "file", "read-only-fs",
+                                  "no-permission"])
+@pytest.mark.parametrize("command", list(WRITERS))
+def test_an_output_folder_that_cannot_be_written_is_refused_first(
+        command, kind, tmp_path, monkeypatch, no_work):
+    """One line naming --out, the path and the problem, exit 2, before any work (the
+    old code failed late with FileNotFoundError or FileExistsError tracebacks)."""
+    monkeypatch.chdir(tmp_path)
+    out, needles = bad_out(kind, tmp_path, monkeypatch)
+    fake_run(tmp_path / "run")
+    before = listing(tmp_path)
+    args = [out if a == "OUT" else str(tmp_path / "run") if a == "RUN" else a
+            for a in WRITERS[command]]
+    result = CliRunner().invoke(cli, args)
+    assert "Traceback" not in result.output
+    line = one_line_error(result)
+    for needle in ["'--out'", "choose another --out", *needles]:
+        assert needle in line, (needle, line)
+    assert no_work == []
+    assert listing(tmp_path) == before  # nothing created, the check's probe removed
+
+
+@pytest.mark.parametrize("command,writes", [("exploit", "strength.json"),
+                                            ("search", "search.json")])
+@pytest.mark.parametrize("kind", ["proc", "folder", "read-only-fs", "no-permission"])
+def test_a_run_folder_the_results_cannot_be_written_to_is_refused_first(
+        command, writes, kind, tmp_path, monkeypatch, no_work):
+    """exploit and search write their results into RUN_DIR: checked before the table
+    is loaded (the old code found out after the whole measurement)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "run").mkdir()
+    if kind == "proc":
+        run_dir, needles = "/proc/self", ["/proc"]
+    elif kind == "folder":
+        (tmp_path / "run" / writes).mkdir()
+        run_dir, needles = "run", [f"'run/{writes}' is a folder, not a file"]
+    else:
+        read_only(monkeypatch, tmp_path / "run", 30 if kind == "read-only-fs" else 13)
+        run_dir, needles = "run", ["'run'", "read-only file system" if kind ==
+                                   "read-only-fs" else "permission denied"]
+    before = listing(tmp_path)
+    result = CliRunner().invoke(cli, [command, run_dir])
+    assert "Traceback" not in result.output
+    line = one_line_error(result)
+    for needle in ["'RUN_DIR'", f"RUN_DIR/{writes}", "choose another RUN_DIR", *needles]:
+        assert needle in line, (needle, line)
+    assert no_work == []
+    assert listing(tmp_path) == before
+
+
+def fake_run(path: Path) -> None:
+    """A folder read_metadata takes for a finished run (report checks it first)."""
+    from solver.store import FORMAT_VERSION
+
+    path.mkdir(parents=True)
+    (path / "metadata.json").write_text(json.dumps(
+        {"variant": "rspx:max_turns=2", "format_version": FORMAT_VERSION}))
+
+
+def test_reports_default_folder_is_checked_first(tmp_path, monkeypatch, no_work):
+    """Without --out, report writes reports/<name of RUN_DIR>: checked as well."""
+    monkeypatch.chdir(tmp_path)
+    fake_run(tmp_path / "runs" / "base")
+    (tmp_path / "reports").write_text("")
+    line = one_line_error(CliRunner().invoke(cli, ["report", "runs/base"]))
+    for needle in ["'--out'", "'reports/base'", "'reports'", "which is a file",
+                   "default output folder", "choose another --out"]:
+        assert needle in line, (needle, line)
+    assert no_work == []
+
+
+def test_sweeps_default_folder_is_checked_first(tmp_path, monkeypatch, no_work):
+    """Without --out, sweep writes sweeps/<name>: checked as well, naming --name."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sweeps").write_text("")
+    line = one_line_error(CliRunner().invoke(cli, [
+        "sweep", "--grid", "strikes=1,2", "--base", "rspx:max_turns=2", "--name", "t"]))
+    for needle in ["'--out'", "'sweeps/t'", "'sweeps'", "which is a file",
+                   "choose another --name, or give --out"]:
+        assert needle in line, (needle, line)
+    assert no_work == []
+
+
+def test_a_writable_output_folder_passes_the_check(tmp_path, monkeypatch):
+    """The check lets a good --out through, and leaves nothing of its own behind."""
+    from robinwood.paths import write_problem
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "run").mkdir()
+    for path in ("new/deep/out", "run", str(tmp_path / "x"), "."):
+        assert write_problem(path) is None, path
+    assert write_problem("run/strength.json", folder=False) is None
+    assert listing(tmp_path) == {Path("run")}
+
+
+def test_a_write_failing_late_is_one_line_not_a_traceback(tmp_path, monkeypatch):
+    """An OSError after the checks (a full disk, say) ends with one line and a non-zero
+    status, not a traceback."""
+    import errno
+
+    import solver.exact.job
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), "out/strategy.npz")
+
+    monkeypatch.setattr(solver.exact.job, "solve", full)
+    result = run(SOLVE + ["--iterations", "2", "--out", "out"], tmp_path, monkeypatch)
+    assert isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert lines == ["robinwood: error: No space left on device: 'out/strategy.npz'"]
