@@ -125,7 +125,7 @@ def rspx5_tree():
 
 def test_shared_worlds_converge_on_a_reduced_deck(rspx5_tree):
     # Measured (4 seeds, 40,000 traversals a seat): 0.0068, 0.0286, 0.0310, 0.0322
-    # against 0.0305-0.0375 for the lazy deal (benchmarks/bench_shared_world.py).
+    # against 0.0305-0.0375 for the lazy deal (benchmarks/probes/bench_shared_world.py).
     solver = MCCFRSolver(MCCFRConfig(RSPX5, workers=1, seed=0, coarse_actions="letters",
                                      shared_world=True))
     solver.run(200)

@@ -4,9 +4,9 @@ with `fine_key="classes"` ("Fine key on classes") on reduced decks, the exact
 exploitability of each table (projected onto the unabstracted tree) after the same
 numbers of traversals, same seed, one worker; the ratios letters / classes and letters
 with the classes fine key / letters are printed per checkpoint. Writes
-benchmarks/results/bench_coarse_actions.txt.
+benchmarks/probes/results/bench_coarse_actions.txt.
 
-    .venv/bin/python benchmarks/bench_coarse_actions.py rspx:max_turns=5 duel6:max_turns=2
+    .venv/bin/python benchmarks/probes/bench_coarse_actions.py rspx:max_turns=5 duel6:max_turns=2
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from bench_mccfr import _header, _write
+from _probe import _header, _write
 
 
 def main() -> None:

@@ -22,7 +22,7 @@ Models, each adding to the one before:
 The ridge strength is chosen on the even rounds by 5-fold cross-validation of the squared
 error. The collected turn starts are cached in RUN (a pickle named after the arguments).
 
-    .venv/bin/python benchmarks/bench_turn_policy_probe.py runs/NAME [--rounds 200] [--seeds 1,2]
+    .venv/bin/python benchmarks/probes/bench_turn_policy_probe.py runs/NAME [--rounds 200] [--seeds 1,2]
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench_mccfr import _header, _write
+from _probe import _header, _write
 from bench_turn_gaps import turn_starts
 
 MODELS = ("letter", "+ strikes", "+ company", "+ strategy")

@@ -4,9 +4,9 @@ so all its action values face one world; docs/mccfr.md, "Shared worlds") on redu
 decks, the exact exploitability of each table (projected onto the unabstracted tree)
 after the same numbers of traversals, for several seeds, one worker. Prints each seed's
 values, their means and the ratio shared / lazy of the means. Writes
-benchmarks/results/bench_shared_world.txt.
+benchmarks/probes/results/bench_shared_world.txt.
 
-    .venv/bin/python benchmarks/bench_shared_world.py rspx:max_turns=5 duel6:max_turns=2
+    .venv/bin/python benchmarks/probes/bench_shared_world.py rspx:max_turns=5 duel6:max_turns=2
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from bench_mccfr import _header, _write
+from _probe import _header, _write
 
 
 def main() -> None:

@@ -6,10 +6,10 @@ For each setting (a --fallback value of the CLI: `none`, a league player, or
 `player:visits=N,turn_visits=M`) it prints the strategy's seat-averaged payoff against
 each of the eleven players, the worst of them with its 95% interval, and the gain of the
 local best response with each continuation asked for, with its interval; the same seeds
-for every setting, so the rows differ by the setting only. Writes benchmarks/results/bench_fallback_<run>[_<continuations>].txt
+for every setting, so the rows differ by the setting only. Writes benchmarks/probes/results/bench_fallback_<run>[_<continuations>].txt
 (the suffix when the continuations are other than the heuristic bot alone).
 
-    .venv/bin/python benchmarks/bench_fallback.py runs/standard-sure-37k \\
+    .venv/bin/python benchmarks/probes/bench_fallback.py runs/standard-sure-37k \\
         --rounds 4000 --lbr-rounds 1000 --lbr-continuations heuristic,baiter --seed 1 \\
         none baiter counter ...
 """
@@ -20,7 +20,7 @@ import argparse
 import time
 from pathlib import Path
 
-from bench_mccfr import _header, _write
+from _probe import _header, _write
 
 
 def main() -> None:

@@ -20,7 +20,7 @@ This is the local best response's turn-start row (`robinwood leaks RUN --continu
 self`, docs/lbr.md) taken apart: the gaps are measured on the strategy's own path, so
 their sum per round is not the LBR's gain, but their split says where the gain is.
 
-    .venv/bin/python benchmarks/bench_turn_gaps.py runs/NAME [--rounds 80] [--seed 1]
+    .venv/bin/python benchmarks/probes/bench_turn_gaps.py runs/NAME [--rounds 80] [--seed 1]
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench_mccfr import _header, _write
+from _probe import _header, _write
 
 
 @dataclass

@@ -14,7 +14,7 @@ It also prints where the strategy's decision landed: on a fine or a coarse entry
 that entry's training updates (below the fallback threshold, where the rules move,
 below 5,000, or more).
 
-    .venv/bin/python benchmarks/bench_key_spread.py runs/NAME [--rounds 200] [--seed 0]
+    .venv/bin/python benchmarks/probes/bench_key_spread.py runs/NAME [--rounds 200] [--seed 0]
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench_mccfr import _header, _write
+from _probe import _header, _write
 
 
 def main() -> None:
