@@ -139,40 +139,138 @@ def test_the_openspiel_bot_plays_legal_reproducible_rounds(blueprint):
     searcher = Searcher(blueprint, SearchConfig(**FAST))
     for seed in range(4):
         seat = seed % 2
-        bots = {seat: SearchBot(game, seat, searcher, seed=seed),
-                1 - seat: UniformRandomBot(1 - seat, np.random.RandomState(seed))}
-        first = _play(game, bots, seed)
-        bots[1 - seat] = UniformRandomBot(1 - seat, np.random.RandomState(seed))
-        assert _play(game, bots, seed) == first
+
+        def fresh():
+            return {seat: SearchBot(game, seat, searcher, seed=seed),
+                    1 - seat: UniformRandomBot(1 - seat, np.random.RandomState(seed))}
+
+        first = _play(game, fresh(), seed)
+        assert _play(game, fresh(), seed) == first
 
 
-def test_search_action_reads_only_the_seats_information(blueprint):
-    """Two histories that differ only in a card the deciding seat has not seen give the
-    same action for the same seed."""
+def _deal(game, rng):
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        actions, probs = zip(*state.chance_outcomes())
+        state.apply_action(int(rng.choice(actions, p=probs)))
+    return state
+
+
+def _opening_and_after_peek(game, search_bot, rounds, deal_seed):
+    """Seat 0's first two decisions in `rounds` rounds, one bot throughout: the opening
+    (a turn: peek a position) and the decision after the peek. Returns the actions and,
+    for each decision after a peek, its state."""
+    rng = np.random.default_rng(deal_seed)
+    actions, after_peek = [], []
+    for _ in range(rounds):
+        state = _deal(game, rng)
+        opening = search_bot.step(state)
+        state.apply_action(opening)
+        while state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        assert state.current_player() == 0 and \
+            state.action_to_string(0, opening).startswith("peek")
+        after_peek.append(state.clone())
+        actions.append((opening, search_bot.step(state)))
+    return actions, after_peek
+
+
+def _assert_follows(chosen, expected, what):
+    """`chosen`: one action a decision; `expected`: each decision's {action: probability}.
+    Each action's count lies within 4.5 standard errors of its expected count (a sum of
+    independent Bernoulli draws)."""
+    names = sorted({a for probs in expected for a in probs})
+    observed = {a: sum(c == a for c in chosen) for a in names}
+    mean = {a: sum(p.get(a, 0.0) for p in expected) for a in names}
+    var = {a: sum(p.get(a, 0.0) * (1 - p.get(a, 0.0)) for p in expected) for a in names}
+    mixed = [a for a in names if var[a] > 1.0]
+    assert len(mixed) >= 2, (what, mean)   # the blueprint does mix here
+    for a in names:
+        assert abs(observed[a] - mean[a]) <= 4.5 * np.sqrt(var[a]) + 1e-9, \
+            (what, observed, mean)
+
+
+def test_the_openspiel_bot_mixes_where_it_plays_its_blueprint(blueprint):
+    """Over 400 rounds with one bot, seat 0's decisions that the searcher leaves to its
+    blueprint follow the blueprint's probabilities: the decision after a peek (not a
+    searched kind by default), and the opening when no kind is searched. A bot whose
+    draws repeat from round to round plays one action at each situation instead."""
+    game = game_def.load_game(RSPX3)
+    policy = AgentPolicy(game, blueprint)
+    bot0 = SearchBot(game, 0, Searcher(blueprint, SearchConfig(**FAST)), seed=3)
+    actions, states = _opening_and_after_peek(game, bot0, 400, deal_seed=8)
+    _assert_follows([a for _, a in actions],
+                    [policy.action_probabilities(s) for s in states], "after peek")
+
+    bot0 = SearchBot(game, 0, Searcher(blueprint, SearchConfig(kinds=(), **FAST)), seed=3)
+    rng = np.random.default_rng(9)
+    chosen, expected = [], []
+    for _ in range(400):
+        state = _deal(game, rng)
+        expected.append(policy.action_probabilities(state))
+        chosen.append(bot0.step(state))
+    _assert_follows(chosen, expected, "opening")
+
+
+def test_the_openspiel_bot_replays_its_sequence_from_its_seed(blueprint):
+    """A fresh bot with the same seed replays a sequence of rounds; another seed plays
+    another; within a sequence the rounds differ."""
     game = game_def.load_game(RSPX3)
     searcher = Searcher(blueprint, SearchConfig(**FAST))
-    rng = np.random.default_rng(7)
-    compared = 0
-    for _ in range(30):
-        state = game.new_initial_state()
-        while state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(actions, p=probs)))
-        if state.is_terminal():
-            continue
-        seat = state.current_player()
-        # the first decision: the deal is hidden from both, so any deal gives seat the
-        # same information; compare two different deals
-        other = game.new_initial_state()
-        while other.is_chance_node():
-            actions, probs = zip(*other.chance_outcomes())
-            other.apply_action(int(rng.choice(actions, p=probs)))
-        if other.information_state_string(seat) != state.information_state_string(seat):
-            continue
-        assert search_action(searcher, state.history(), 11) == \
-            search_action(searcher, other.history(), 11)
-        compared += 1
-    assert compared > 10
+
+    def sequence(seed):
+        return _opening_and_after_peek(game, SearchBot(game, 0, searcher, seed=seed), 60,
+                                       deal_seed=5)[0]
+
+    first = sequence(11)
+    assert sequence(11) == first
+    assert sequence(12) != first
+    assert len({opening for opening, _ in first}) > 1
+
+
+def _walk(game, moves):
+    """The state reached by `moves`, each an OpenSpiel action string (a chance outcome
+    at chance nodes, else a legal action of the player to move)."""
+    state = game.new_initial_state()
+    for move in moves:
+        player = state.current_player()
+        actions = ([a for a, _ in state.chance_outcomes()] if state.is_chance_node()
+                   else state.legal_actions())
+        named = {state.action_to_string(player, a): a for a in actions}
+        assert move in named, (move, list(named))
+        state.apply_action(named[move])
+    return state
+
+
+def test_search_action_reads_the_seats_information_and_nothing_else(blueprint):
+    """Seat 0 peeks position 0 and stays silent. (1) Whether that card is Robin or the
+    Peasant is hidden from seat 1 (its information state is the same), so seat 1's
+    searched turn must be the same action for every seed: a searcher that read seat 0's
+    card would score its peeks on different particles and choose differently. (2) Seat 1
+    then peeks position 1 and sees Robin or the Peasant: its searched announcement must
+    follow what it saw (the measured split: announce Robin in 26 of 30 seeds having seen
+    Robin, in none having seen the Peasant); a searcher blind to its own peek would score
+    the same particles and choose the same in both."""
+    game = game_def.load_game(RSPX3)
+    searcher = Searcher(blueprint, SearchConfig(kinds=("turn", "after_peek"), **FAST))
+    seeds = range(30)
+
+    hidden = [_walk(game, ["peek 0", f"deal {card}", "silent"])
+              for card in ("Robin", "Peasant")]
+    assert hidden[0].history() != hidden[1].history()
+    assert hidden[0].information_state_string(1) == hidden[1].information_state_string(1)
+    turns = [[search_action(searcher, s.history(), seed) for seed in seeds] for s in hidden]
+    assert turns[0] == turns[1]
+    assert len(set(turns[0])) > 1   # the seed matters, so equal lists are no coincidence
+
+    seen = [_walk(game, ["peek 0", "deal Sheriff", "silent", "peek 1", f"deal {card}"])
+            for card in ("Robin", "Peasant")]
+    assert seen[0].information_state_string(1) != seen[1].information_state_string(1)
+    claims = [[s.action_to_string(1, search_action(searcher, s.history(), seed))
+               for seed in seeds] for s in seen]
+    robin = [c.count("announce Robin") for c in claims]
+    assert robin[0] > 20 and robin[1] < 5, claims
 
 
 # ----- bad input ---------------------------------------------------------------------------
