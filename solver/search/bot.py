@@ -11,9 +11,15 @@ from solver.search.searcher import Searcher, search_action
 
 class SearchBot(pyspiel.Bot):
     """Plays `player_id` of a `robin_wood` game by solver.search.searcher: each step
-    rebuilds the belief from the state's history (no state kept between steps, so
-    `restart_at` and undo are free). Reproducible: decision i of a round draws from
-    seed (seed, i)."""
+    rebuilds the belief from the state's history (no game state kept between steps, so
+    `restart_at` and undo are free).
+
+    Randomness: the bot owns one random stream, seeded once from `seed`, and each call
+    to `step` draws from it the seed of that decision's search or blueprint draw. The
+    stream advances with every step and is never rewound (not by `restart_at` either):
+    successive rounds, and repeated decisions in the same situation, draw afresh, so the
+    bot mixes as its blueprint does where it does not search. A fresh bot with the same
+    seed, asked the same decisions in the same order, replays the same actions."""
 
     def __init__(self, game: pyspiel.Game, player_id: int, searcher: Searcher,
                  seed: int = 0):
@@ -28,15 +34,14 @@ class SearchBot(pyspiel.Bot):
         self.player_id = player_id
         self.searcher = searcher
         self.seed = int(seed)
+        self._rng = np.random.default_rng(np.random.SeedSequence(self.seed))
 
     def step(self, state):
         if state.current_player() != self.player_id:
             raise AgentError(f"it is seat {state.current_player()}'s decision, not seat "
                              f"{self.player_id}'s")
-        history = state.history()
-        seed = np.random.SeedSequence([self.seed, len(history)]).generate_state(
-            1, dtype=np.uint64)[0]
-        return search_action(self.searcher, history, int(seed))
+        seed = self._rng.integers(0, 2**64, dtype=np.uint64)
+        return search_action(self.searcher, state.history(), int(seed))
 
     def restart_at(self, state):
         pass
