@@ -27,7 +27,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
+import shlex
+import sys
 import time
 from pathlib import Path
 
@@ -38,16 +41,29 @@ import game_def
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
+def _command() -> str:
+    return " ".join(shlex.quote(a) for a in [os.path.relpath(sys.executable),
+                                             os.path.relpath(sys.argv[0])] + sys.argv[1:])
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def _header(title: str) -> list[str]:
-    return [title, f"machine: {platform.processor() or platform.machine()}, "
-            f"{__import__('os').cpu_count()} cores, python {platform.python_version()}",
-            f"date: {time.strftime('%Y-%m-%d %H:%M')}", ""]
+    """The first lines of a results file: what, the command, the machine, the date and
+    the load average (1/5/15 min) at the start; `_write` adds the load at the end."""
+    return [title, f"command: {_command()}",
+            f"machine: {platform.processor() or platform.machine()}, "
+            f"{os.cpu_count()} cores, python {platform.python_version()}",
+            f"date: {time.strftime('%Y-%m-%d %H:%M %Z')}",
+            f"load average at start: {_load()}", ""]
 
 
-def _write(name: str, lines: list[str]) -> None:
-    RESULTS.mkdir(exist_ok=True)
-    text = "\n".join(lines) + "\n"
-    (RESULTS / name).write_text(text)
+def _write(name: str, lines: list[str], results: Path = RESULTS) -> None:
+    results.mkdir(exist_ok=True)
+    text = "\n".join(lines + [f"load average at end: {_load()}"]) + "\n"
+    (results / name).write_text(text)
     print(text)
 
 

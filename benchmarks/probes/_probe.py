@@ -10,6 +10,7 @@ HERE = Path(__file__).resolve().parent
 if str(HERE.parent) not in sys.path:  # benchmarks/, for bench_mccfr
     sys.path.insert(0, str(HERE.parent))
 
+import bench_mccfr  # noqa: E402
 from bench_mccfr import _header  # noqa: E402
 
 RESULTS = HERE / "results"
@@ -18,7 +19,4 @@ __all__ = ["RESULTS", "_header", "_write"]
 
 
 def _write(name: str, lines: list[str]) -> None:
-    RESULTS.mkdir(exist_ok=True)
-    text = "\n".join(lines) + "\n"
-    (RESULTS / name).write_text(text)
-    print(text)
+    bench_mccfr._write(name, lines, RESULTS)
