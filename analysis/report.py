@@ -232,8 +232,12 @@ GLOSSARY = {
                                "every infoset once an iteration; Monte Carlo CFR samples "
                                "one round per traversal and seat",
     "gain (strength)": "an opponent's seat-averaged payoff per round against the "
-                       "strategy beyond what the strategy gets against itself: a lower "
-                       "bound on exploitability; gain_lo, gain_hi its 95% interval",
+                       "strategy (the strategy's own seat-averaged self-play payoff is 0): "
+                       "in expectation a lower bound on exploitability; gain_lo, gain_hi "
+                       "its 95% interval",
+    "held-out (strength)": "the strongest opponent on the rounds that chose it, played "
+                           "again on fresh rounds: its gain there is the stated bound, "
+                           "since the largest of many noisy gains overstates",
     "learned, thin, unlearned (coverage)": "share of decisions whose table entry had at "
                                            "least the run's fine_visits updates, fewer, "
                                            "or no entry (played by the fallback "
@@ -262,7 +266,9 @@ TABLE_TITLES = {
     "run": "This run",
     "convergence": "Convergence measurements",
     "evaluation": "Evaluation (from the run's metadata)",
-    "strength": "Opponents' gains against this strategy (robinwood exploit)",
+    "strength": "Opponents' gains against this strategy (robinwood exploit), on the "
+                "selection sample",
+    "bound": "The stated lower bound on exploitability and how it was reached",
     "quality": "Strength over training: the lower bound on exploitability of each saved "
                "strategy (robinwood exploit on the run and its snapshots)",
     "coverage": "Coverage: self-play decisions on trained table entries",
@@ -452,6 +458,7 @@ def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
     strength = read_strength(run.path) if run.metadata.get("kind") == "mccfr" else None
     if strength is not None:
         tables["strength"], tables["coverage"] = strength_tables(strength)
+        tables["bound"] = bound_table(strength)
     searched = read_search(run.path) if run.metadata.get("kind") == "mccfr" else None
     if searched is not None:
         tables["search"] = search_table(searched)
@@ -503,7 +510,8 @@ def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
                     table_fn),
             section("The solve", ["quality", "convergence"], ["quality", "run", "evaluation"],
                     ["convergence"], table_fn),
-        ] + ([section("Strength: who beats it", [], ["strength", "coverage", "search"], [],
+        ] + ([section("Strength: who beats it", [],
+                      ["bound", "strength", "coverage", "search"], [],
                       table_fn)] if strength is not None or searched is not None else [])
 
     algo = run.metadata.get("algorithm")
@@ -621,7 +629,8 @@ def quality_over_training(run_dir: Path) -> pd.DataFrame | None:
                      "exploitability_bound": strength["exploitability_lower_bound"],
                      "half_width": strength.get("exploitability_lower_bound_half_width",
                                                 float("nan")),
-                     "strongest": strength["strongest"]})
+                     "strongest": strength["strongest"],
+                     "bound_method": _bound_method(strength)})
     if not rows:
         return None
     frame = pd.DataFrame(rows).sort_values(["iterations", "training_seconds"]).reset_index(
@@ -639,6 +648,66 @@ def strength_tables(strength: dict):
                                                          "gain_hi", "detail"]]
     coverage = pd.DataFrame(strength["coverage"]["self-play"]).set_index("decision")
     return gains, coverage
+
+
+def _bound_method(strength: dict) -> str:
+    """How strength.json's stated bound was reached: "held-out" (the strongest opponent
+    replayed on fresh rounds) or "selection maximum" (the largest gain on one sample,
+    biased upward: files written before held-out replays say nothing and are that)."""
+    method = strength.get("bound_method")
+    return method if isinstance(method, str) else "selection maximum"
+
+
+def _simultaneous(strength: dict) -> dict | None:
+    """strength.json's Bonferroni statement over all opponents, or, in files written
+    before it, the same computed from the opponents' 95% intervals."""
+    every = strength.get("simultaneous")
+    if isinstance(every, dict):
+        return every
+    from statistics import NormalDist
+
+    rows = strength["opponents"]
+    try:
+        k = len(rows)
+        scale = NormalDist().inv_cdf(1 - 0.025 / k) / NormalDist().inv_cdf(0.975)
+        ends = [(r["gain"] - (r["gain_hi"] - r["gain_lo"]) / 2 * scale, r["opponent"])
+                for r in rows]
+    except (KeyError, TypeError, ZeroDivisionError):
+        return None
+    lower, name = max(ends)
+    return {"method": "bonferroni", "confidence": 0.95, "candidates": k, "lower": lower,
+            "opponent": name}
+
+
+def bound_table(strength: dict) -> pd.DataFrame:
+    """The stated bound beside the selection maximum and the simultaneous statement."""
+    rows = []
+    holdout = strength.get("holdout")
+    best = strength["strongest"]
+    if _bound_method(strength) == "held-out" and isinstance(holdout, dict):
+        rows.append({"statement": "held-out replay of the strongest (stated)",
+                     "opponent": best, "gain": holdout["gain"],
+                     "gain_lo": holdout["gain_lo"], "gain_hi": holdout["gain_hi"],
+                     "rounds": holdout.get("rounds"), "seed": holdout.get("seed")})
+        selection, half = strength["selection_gain"], strength["selection_half_width"]
+        rows.append({"statement": "the strongest on the selection sample (biased upward)",
+                     "opponent": best, "gain": selection, "gain_lo": selection - half,
+                     "gain_hi": selection + half, "rounds": None, "seed": None})
+    else:
+        bound = strength["exploitability_lower_bound"]
+        half = strength.get("exploitability_lower_bound_half_width", float("nan"))
+        rows.append({"statement": "selection maximum (stated; biased upward, written "
+                                  "before held-out replays)",
+                     "opponent": best, "gain": bound, "gain_lo": bound - half,
+                     "gain_hi": bound + half, "rounds": None, "seed": None})
+    every = _simultaneous(strength)
+    if every is not None:
+        rows.append({"statement": f"all {every['candidates']} opponents at once "
+                                  f"(Bonferroni, 95%): the largest lower end",
+                     "opponent": every["opponent"], "gain": float("nan"),
+                     "gain_lo": every["lower"], "gain_hi": float("nan"), "rounds": None,
+                     "seed": None})
+    return pd.DataFrame(rows).set_index("statement")
 
 
 # a lower bound on exploitability above this is called large in the report's summary
@@ -667,9 +736,26 @@ def _caveat(metadata: dict, strength: dict | None = None) -> str:
     if isinstance(fallback, dict) and fallback.get("player"):
         text += (f"It plays its table where the table has learned and the "
                  f"{fallback['player']}'s rules elsewhere (docs/mccfr.md). ")
-    text += (f"The strongest of {len(worst)} opponents measured against it, "
-             f"{strength['strongest']}, gains {bound:+.3f} ± {half:.3f} a round "
-             f"(seat-averaged, 95%): its exploitability is at least that. ")
+    holdout = strength.get("holdout")
+    if _bound_method(strength) == "held-out" and isinstance(holdout, dict):
+        text += (f"The strongest of {len(worst)} opponents measured against it, "
+                 f"{strength['strongest']}, gains {bound:+.3f} ± {half:.3f} a round "
+                 f"(seat-averaged, 95%) replayed on {holdout['rounds']:,} fresh rounds a "
+                 f"seat: its exploitability is at least that. On the rounds that chose "
+                 f"it, it gained {strength['selection_gain']:+.3f}, but the largest of "
+                 f"many noisy gains overstates, so the replay's gain is the one stated. ")
+    else:
+        text += (f"The strongest of {len(worst)} opponents measured against it, "
+                 f"{strength['strongest']}, gains {bound:+.3f} ± {half:.3f} a round "
+                 f"(seat-averaged, 95%). That is a selection maximum: the largest of the "
+                 f"opponents' noisy gains on one sample of rounds, which overstates on "
+                 f"average (this strength.json predates held-out replays; run `robinwood "
+                 f"exploit` again for an unbiased bound). ")
+    every = _simultaneous(strength)
+    if every is not None:
+        text += (f"Taking all {every['candidates']} opponents' intervals at once "
+                 f"(Bonferroni), its exploitability is at least {every['lower']:+.3f} "
+                 f"with 95% confidence. ")
     if bound > LARGE_BOUND:
         text += ("That is large: an opponent who knows its weaknesses wins clearly, so "
                  "the frequencies below describe this strategy, not good play. ")
@@ -685,7 +771,12 @@ def _quality_note(quality: pd.DataFrame | None) -> str:
                 "`--snapshot-minutes` and run `robinwood exploit` on each snapshot to "
                 "see it over training). ")
     first, last = quality.iloc[0], quality.iloc[-1]
-    return (f"Over training its exploitability bound went from "
+    text = (f"Over training its exploitability bound went from "
             f"{first['exploitability_bound']:+.3f} after {first['iterations']:,} "
             f"traversals to {last['exploitability_bound']:+.3f} after "
             f"{last['iterations']:,}. ")
+    if "bound_method" in quality and (quality["bound_method"] != "held-out").any():
+        old = int((quality["bound_method"] != "held-out").sum())
+        text += (f"{old} of those {len(quality)} measurements are selection maxima "
+                 f"(written before held-out replays), which overstate on average. ")
+    return text

@@ -731,17 +731,22 @@ def league(agent, opponents, variant_text, rounds, seed, as_json, fallback, **pa
               help="The local best response runs once for each of these players as its "
                    "continuation (bots or league players, or self: the strategy itself; "
                    "comma-separated).")
+@click.option("--holdout-rounds", type=COUNT, default=None,
+              help="Rounds per seat of the held-out replay of the strongest opponent "
+                   "(default: as many as it was chosen on, --rounds or --lbr-rounds).")
 @click.option("--seed", type=click.IntRange(0, 2**32 - 3), default=0, show_default=True,
               help="Random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @fallback_option
-def exploit(run_dir, minutes, iterations, rounds, lbr_rounds, lbr_continuations, seed,
-            as_json, fallback):
+def exploit(run_dir, minutes, iterations, rounds, lbr_rounds, lbr_continuations,
+            holdout_rounds, seed, as_json, fallback):
     """How exploitable the Monte Carlo CFR strategy in RUN_DIR is at least: every
     baseline bot and league player against it, the local best response, and a trained
-    exploiter when given a budget. Prints each opponent's seat-averaged gain with its 95% interval, their
-    maximum (the stated lower bound on exploitability) and how many of the strategy's
-    decisions landed on trained table entries; writes RUN_DIR/strength.json."""
+    exploiter when given a budget. Prints each opponent's seat-averaged gain with its
+    95% interval; the strongest of them replayed on fresh rounds (its gain there is the
+    stated lower bound on exploitability: the largest gain itself overstates); and how
+    many of the strategy's decisions landed on trained table entries; writes
+    RUN_DIR/strength.json."""
     from pathlib import Path
 
     import pandas as pd
@@ -762,7 +767,8 @@ def exploit(run_dir, minutes, iterations, rounds, lbr_rounds, lbr_continuations,
     report = measure(strategy, rounds=rounds, seed=seed,
                      exploiter_seconds=minutes * 60 if minutes else None,
                      exploiter_iterations=iterations, lbr_rounds=lbr_rounds,
-                     lbr_continuations=lbr_continuations, say=say)
+                     lbr_continuations=lbr_continuations, holdout_rounds=holdout_rounds,
+                     say=say)
     data = report.to_json()
     atomic_write_bytes(Path(run_dir) / "strength.json", json.dumps(data, indent=2).encode())
     if as_json:
@@ -770,8 +776,9 @@ def exploit(run_dir, minutes, iterations, rounds, lbr_rounds, lbr_continuations,
         return
     with pd.option_context("display.width", 140, "display.max_columns", 20,
                            "display.float_format", "{:+.4f}".format):
-        click.echo(f"opponents' gains against {strategy.name} ({rounds:,} rounds a seat; "
-                   f"payoff units, win +1, loss -1; 95% intervals):")
+        click.echo(f"opponents' gains against {strategy.name} on the selection sample "
+                   f"({rounds:,} rounds a seat; payoff units, win +1, loss -1; 95% "
+                   f"intervals):")
         click.echo(report.table().to_string())
         click.echo("")
     with pd.option_context("display.width", 140, "display.float_format", "{:.3f}".format):
@@ -780,10 +787,18 @@ def exploit(run_dir, minutes, iterations, rounds, lbr_rounds, lbr_continuations,
                    f"(unlearned), in self-play; {_fallback_words(strategy)}:")
         click.echo(report.coverage["self-play"].to_string())
         click.echo("")
-    best = report.strongest
-    click.echo(f"lower bound on exploitability: {best.gain:+.4f} +/- {best.half_width:.4f} "
-               f"(95%), by {best.name} ({best.method}); {report.unlearned_self_play:.2%} of "
-               f"self-play decisions found no table entry")
+    bound, every = report.bound, report.simultaneous
+    kind = "" if bound.opponent_method in bound.opponent else f" ({bound.opponent_method})"
+    click.echo(f"strongest on the selection sample: {bound.opponent}{kind}, "
+               f"{bound.selection_gain:+.4f} +/- {bound.selection_half_width:.4f}: the "
+               f"largest of {bound.candidates} noisy gains, which overstates on average")
+    click.echo(f"lower bound on exploitability (held-out): {bound.gain:+.4f} +/- "
+               f"{bound.half_width:.4f} (95%), {bound.opponent} replayed on "
+               f"{bound.rounds:,} fresh rounds a seat (seed {bound.seed})")
+    click.echo(f"all {every.candidates} opponents at once (Bonferroni, 95%): exploitability "
+               f"at least {every.lower:+.4f}, by {every.opponent}")
+    click.echo(f"{report.unlearned_self_play:.2%} of self-play decisions found no table "
+               f"entry")
 
 
 @cli.command()

@@ -246,12 +246,20 @@ def test_an_mccfr_report_opens_with_how_exploitable_the_strategy_is(tmp_path):
     assert invoke("report", run, "--out", out, "--rounds", 2000).exit_code == 0
     html = (out / "index.html").read_text()
     bound = strength["exploitability_lower_bound"]
+    assert strength["bound_method"] == "held-out"
     assert f"{strength['strongest']}, gains {bound:+.3f}" in html
+    assert (f"replayed on {strength['holdout']['rounds']:,} fresh rounds a seat" in html
+            and f"it gained {strength['selection_gain']:+.3f}" in html)
+    assert (f"its exploitability is at least {strength['simultaneous']['lower']:+.3f}"
+            in html)
     assert "Strength: who beats it" in html and "at least that" in html
     assert ("That is large" in html) == (bound > 0.10)
     gains = pd.read_csv(out / "tables" / "strength.csv")
     assert len(gains) == len(strength["opponents"])
-    assert gains["gain"].iloc[0] == pytest.approx(bound)      # strongest first
+    # strongest first, on the selection sample
+    assert gains["gain"].iloc[0] == pytest.approx(strength["selection_gain"])
+    stated = pd.read_csv(out / "tables" / "bound.csv").set_index("statement")
+    assert stated["gain"].iloc[0] == pytest.approx(bound)     # the held-out replay
     # play-time search: its table and a sentence in the summary, from search.json
     result = invoke("search", run, "honest", "counter", "blueprint", "--rounds", 30,
                     "--blueprint-rounds", 500, "--particles", 16, "--rollouts", 4,

@@ -152,3 +152,34 @@ def test_mccfr_report_shows_strength_over_training(runs, tmp_path):
     quality = pd.read_csv(out / "tables" / "quality.csv")
     assert list(quality["iterations"]) == [200, 400]
     assert (out / "quality.png").exists()
+
+
+def test_an_old_strength_file_is_read_and_called_a_selection_maximum(runs, tmp_path):
+    """strength.json written before held-out replays (as under reports/ and
+    benchmarks/results/) has no bound_method, holdout or simultaneous: the report
+    still reads it, says its bound is a selection maximum, and computes the Bonferroni
+    statement from the opponents' intervals."""
+    run = tmp_path / "run"
+    shutil.copytree(runs / "mccfr", run)
+    invoke("exploit", run, "--rounds", "300", "--lbr-rounds", "0")
+    strength = json.loads((run / "strength.json").read_text())
+    for key in ("bound_method", "selection_gain", "selection_half_width", "holdout",
+                "simultaneous"):
+        strength.pop(key)
+    for row in strength["opponents"]:
+        row.pop("rounds"), row.pop("seed")
+    best = max(strength["opponents"], key=lambda row: row["gain"])
+    strength["exploitability_lower_bound"] = best["gain"]
+    strength["strongest"] = best["opponent"]
+    (run / "strength.json").write_text(json.dumps(strength))
+    out = tmp_path / "old"
+    invoke("report", run, "--out", out, "--rounds", "300")
+    html = (out / "index.html").read_text()
+    assert f"{best['opponent']}, gains {best['gain']:+.3f}" in html
+    assert "That is a selection maximum" in html and "predates held-out replays" in html
+    assert "opponents&#39; intervals at once (Bonferroni)" in html or \
+        "opponents' intervals at once (Bonferroni)" in html
+    stated = pd.read_csv(out / "tables" / "bound.csv")
+    assert stated["statement"].iloc[0].startswith("selection maximum")
+    quality = pd.read_csv(out / "tables" / "quality.csv")
+    assert list(quality["bound_method"]) == ["selection maximum"]
