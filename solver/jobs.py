@@ -62,13 +62,46 @@ def package_version() -> str:
 def in_both_seats(work: Callable[[int], None], workers: int) -> None:
     """Run work(0) and work(1): on two threads when `workers` >= 2 (the numba kernels
     release the GIL), else one after the other. Each seat's work must write only its own
-    results, so that either way gives the same ones."""
-    if workers >= 2:
-        threads = [threading.Thread(target=work, args=(s,)) for s in (0, 1)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-    else:
+    results, so that either way gives the same ones.
+
+    A seat that raises fails the call: on two threads the first exception of either
+    seat is raised here, with its traceback, as soon as it happens, without waiting for
+    the other seat (which is a daemon thread: nothing can stop it mid-kernel, but it
+    neither holds up the caller nor the interpreter's exit; its results are then not
+    to be read). The caller waits in short timed waits, so that Ctrl-C is honoured at
+    once in the main thread: a KeyboardInterrupt ends the call, and a SIGINT handler
+    (the Monte Carlo CFR job's stop flag) runs while the seats carry on. The serial path
+    raises a seat's exception as it is."""
+    if workers < 2:
         work(0)
         work(1)
+        return
+    failures: list[BaseException] = []
+    finished = threading.Event()   # set when a seat fails or both are done
+    lock = threading.Lock()
+    running = [2]
+
+    def seat(s: int) -> None:
+        try:
+            work(s)
+        except BaseException as exc:   # noqa: BLE001 (KeyboardInterrupt, SystemExit too)
+            with lock:
+                failures.append(exc)
+            finished.set()
+            return
+        with lock:
+            running[0] -= 1
+            if running[0] == 0:
+                finished.set()
+
+    threads = [threading.Thread(target=seat, args=(s,), daemon=True,
+                                name=f"seat-{s}") for s in (0, 1)]
+    for t in threads:
+        t.start()
+    while not finished.wait(0.1):
+        pass
+    if failures:
+        exc = failures[0]
+        raise exc
+    for t in threads:   # both seats returned: their threads are ending
+        t.join()
