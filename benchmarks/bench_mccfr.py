@@ -213,7 +213,10 @@ def learning_curve(args) -> None:
         coverage = report.coverage["self-play"]
         row = {"minutes": seconds / 60, "iterations": meta["iterations"],
                "infosets": meta["infosets"], "table_gib": meta["table_bytes"] / 1024**3,
-               "bound": best.gain, "bound +/-": best.half_width, "strongest": best.name,
+               # the stated bound: the strongest opponent replayed on fresh rounds
+               # (the selection maximum beside it overstates; older CSVs hold only that)
+               "bound": report.bound.gain, "bound +/-": report.bound.half_width,
+               "strongest": best.name, "selection max": best.gain,
                "self-play learned": coverage.loc["all", "learned"],
                "self-play thin": coverage.loc["all", "thin"],
                "self-play unlearned": coverage.loc["all", "unlearned"]}

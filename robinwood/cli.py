@@ -681,7 +681,9 @@ def tournament(agent_a, agent_b, variant_text, rounds, seed, as_json, fallback, 
 def league(agent, opponents, variant_text, rounds, seed, as_json, fallback, **params):
     """AGENT (a bot or a Monte Carlo CFR run directory) against every league player
     (docs/bots.md), or against OPPONENTS if given: each opponent's seat-averaged gain
-    with its 95% interval; the largest is a lower bound on AGENT's exploitability."""
+    with its 95% interval. Each gain is a lower bound on AGENT's exploitability in
+    expectation; the largest of them overstates its own opponent's gain (it was chosen
+    as the largest), which `robinwood exploit` corrects by replaying it on fresh rounds."""
     import pandas as pd
 
     from solver.players.agents import load_agent
@@ -709,7 +711,8 @@ def league(agent, opponents, variant_text, rounds, seed, as_json, fallback, **pa
                           "gain"]].to_string())
     at = frame.attrs
     click.echo(f"strongest: {at['strongest']}, gain {at['gain']:+.4f} +/- "
-               f"{at['half_width']:.4f} (95%): a lower bound on {a.name}'s exploitability")
+               f"{at['half_width']:.4f} (95%), the largest of {len(frame)} noisy gains, "
+               f"which overstates it: `robinwood exploit` replays it on fresh rounds")
 
 
 @cli.command()

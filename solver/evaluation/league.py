@@ -11,9 +11,11 @@ which is exploitability on the project's scale (solver.exact.best_response, Open
 `exploitability`). The exploiter (solver.evaluation.exploiter) reports a gain "beyond what the
 strategy wins against itself"; seat-averaged, that self-play term vanishes here:
 (u_0(sigma, sigma) + u_1(sigma, sigma)) / 2 = 0 because u_1 = -u_0 on every round. So the
-opponent's gain is simply its seat-averaged payoff, -1 times the agent's, and the
-largest gain over the league is the league's lower bound on exploitability (sampled:
-it carries the interval of its own estimate).
+opponent's gain is simply its seat-averaged payoff, -1 times the agent's. Each gain is
+an unbiased estimate of a lower bound on exploitability; the largest of them is not: it
+was chosen for being large, so it overstates its opponent's gain (the winner's curse).
+solver.evaluation.strength replays the chosen opponent on fresh rounds for the stated
+bound.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ def play_league(agent: Agent, variant: Variant | None = None, rounds: int = 20_0
     solver.evaluation.tournament, the two independent seats' variances combined), the agent's
     payoff in each seat, and the opponent's `gain` (= -value, see the module docstring)
     with its interval. `strongest` marks the opponent with the largest gain; the frame's
-    attrs hold its name, gain and half-width: the league's lower bound on exploitability.
+    attrs hold its name, gain and half-width (a selection maximum, biased upward).
     """
     variant = variant or agent.variant
     if variant is None:
