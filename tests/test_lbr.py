@@ -158,12 +158,21 @@ def mccfr_tables(mccfr_runs):
 def _check_bounds(agent, variant, tree):
     exact = exact_evaluation(agent, variant, tree=tree).exploitability
     report = local_best_response(agent, variant=variant, seed=3, **FAST)
-    lo, hi = report.interval
-    # The gain is a lower bound on exploitability (in expectation): its 95% interval must
-    # lie in [0, exact] up to a tolerance of one half-width (the test then fails when the
-    # estimate is more than ~4 standard errors outside the bounds).
-    tol = report.half_width
-    assert lo >= -tol and hi <= exact + tol, (agent.name, variant, exact, report.to_json())
+    # The gain is a lower bound on exploitability in expectation: 0 <= E[gain] <= exact,
+    # and E[gain] can sit right at the bound (heuristic on rspx:max_turns=3 measured 0.579
+    # against 0.583, 0.24 standard errors below). The estimate's standard error is its
+    # 95% half-width / 1.96: with 800 rounds a seat of +-1/0 payoffs it is at most
+    # 1 / sqrt(2 * 800) = 0.025, measured 0.015-0.020. The check fails when the estimate
+    # is more than 4 standard errors outside [0, exact]: a correct LBR with E[gain] at a
+    # bound fails with probability 3e-5, an estimate more than 0.1 above exact always
+    # (draws tallied as wins: 0.88 against 0.42 on rspmx). It is too coarse to see an LBR
+    # that reads hidden cards: one whose particles were the true state measured only 0.04
+    # above the exact exploitability here (the uniform bot on rspx); the belief test above
+    # and test_search's information test are the checks for that.
+    se = report.half_width / 1.959964
+    assert se <= 1 / math.sqrt(2 * report.seats[0].rounds)
+    assert -4 * se <= report.gain <= exact + 4 * se, (agent.name, variant, exact,
+                                                      report.to_json())
     assert report.to_json()["counters"]["regeneration_failures"] == 0
     return exact, report
 
