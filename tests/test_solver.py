@@ -20,8 +20,10 @@ import dataclasses
 import numpy as np
 import pyspiel
 import pytest
+from open_spiel.python.algorithms import best_response as os_best_response
 from open_spiel.python.algorithms import cfr as os_cfr
 from open_spiel.python.algorithms import discounted_cfr as os_dcfr
+from open_spiel.python.algorithms import exploitability as os_exploitability
 
 import game_def
 from solver.exact.best_response import BestResponder, expected_value, exploitability
@@ -114,8 +116,19 @@ def test_kuhn_value_and_exploitability(algo):
     assert abs(result.value - KUHN_VALUE) < tolerance
     # Exact theory: the game value lies between the best-response values.
     assert -result.best_response[1] - 1e-12 <= KUHN_VALUE <= result.best_response[0] + 1e-12
-    assert result.nash_conv == pytest.approx(sum(result.best_response), abs=1e-15)
-    assert result.exploitability == pytest.approx(result.nash_conv / 2, abs=1e-15)
+    # Each player's best-response value and the NashConv they add up to, against
+    # OpenSpiel's python best response walking the game itself (no FlatTree), to 1e-12
+    # where the bounds above leave room: a best response that kept an action up to 1e-6
+    # worse than the best passes the bounds and the bracket, and its values still sum to
+    # its NashConv (what this line used to check), but not this.
+    game = game_of("kuhn_poker")
+    policy = StrategyPolicy.from_tree(game, tree, s.average_strategy())
+    root = game.new_initial_state()
+    for p in (0, 1):
+        theirs = os_best_response.BestResponsePolicy(game, p, policy).value(root)
+        assert result.best_response[p] == pytest.approx(theirs, abs=1e-12), p
+    assert result.nash_conv == pytest.approx(os_exploitability.nash_conv(game, policy),
+                                             abs=1e-12)
 
 
 def test_kuhn_exploitability_equals_openspiel():
