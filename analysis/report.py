@@ -650,6 +650,34 @@ def strength_tables(strength: dict):
     return gains, coverage
 
 
+def beaten_by_method(strength: dict) -> dict[str, tuple[int, int]]:
+    """For each opponent method of strength.json ("bot", "league", "held-out", ...), how
+    many of its opponents the strategy beats with 95% confidence (the opponent's gain
+    interval lies below 0) and how many there are. Files written before held-out players
+    have no "held-out" rows, so no "held-out" key."""
+    counts: dict[str, tuple[int, int]] = {}
+    for row in strength["opponents"]:
+        method = row.get("method", "")
+        gain_hi = row.get("gain_hi")
+        beaten = isinstance(gain_hi, (int, float)) and gain_hi < 0
+        won, total = counts.get(method, (0, 0))
+        counts[method] = (won + beaten, total + 1)
+    return counts
+
+
+def _beaten_sentence(strength: dict) -> str:
+    """How many league players and, apart, how many held-out players (scripted players
+    training may not meet) the strategy beats with 95% confidence."""
+    counts = beaten_by_method(strength)
+    parts = [f"{counts[m][0]} of {counts[m][1]} {words}"
+             for m, words in (("league", "league players"),
+                              ("held-out", "held-out players (never met in training)"))
+             if m in counts]
+    if not parts:
+        return ""
+    return f"It beats {' and '.join(parts)} with 95% confidence. "
+
+
 def _bound_method(strength: dict) -> str:
     """How strength.json's stated bound was reached: "held-out" (the strongest opponent
     replayed on fresh rounds) or "selection maximum" (the largest gain on one sample,
@@ -751,6 +779,7 @@ def _caveat(metadata: dict, strength: dict | None = None) -> str:
                  f"opponents' noisy gains on one sample of rounds, which overstates on "
                  f"average (this strength.json predates held-out replays; run `robinwood "
                  f"exploit` again for an unbiased bound). ")
+    text += _beaten_sentence(strength)
     every = _simultaneous(strength)
     if every is not None:
         text += (f"Taking all {every['candidates']} opponents' intervals at once "

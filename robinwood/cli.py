@@ -790,6 +790,13 @@ def exploit(run_dir, minutes, iterations, rounds, lbr_rounds, lbr_continuations,
                    f"(unlearned), in self-play; {_fallback_words(strategy)}:")
         click.echo(report.coverage["self-play"].to_string())
         click.echo("")
+    beaten = {method: [o for o in report.opponents if o.method == method]
+              for method in ("league", "held-out")}
+    click.echo("beats " + " and ".join(
+        f"{sum(o.gain + o.half_width < 0 for o in rows)} of {len(rows)} {words}"
+        for (method, rows), words in zip(beaten.items(), (
+            "league players", "held-out players (never met in training)")))
+        + " with 95% confidence")
     bound, every = report.bound, report.simultaneous
     kind = "" if bound.opponent_method in bound.opponent else f" ({bound.opponent_method})"
     click.echo(f"strongest on the selection sample: {bound.opponent}{kind}, "

@@ -18,7 +18,7 @@ import pytest
 import game_def
 from solver.evaluation.abstraction_cost import exact_evaluation, project
 from solver.evaluation.exploiter import exploit
-from solver.evaluation.league import LEAGUE
+from solver.evaluation.league import HELD_OUT, LEAGUE
 from solver.evaluation.strength import (HOLDOUT_SEED_OFFSET, Opponent, held_out_bound,
                                         measure, simultaneous_bound)
 from solver.evaluation.tournament import Z95, head_to_head
@@ -203,10 +203,13 @@ def test_measure_states_the_held_out_gain_of_the_strongest(small_table):
     best = report.strongest
     bound = report.bound
     assert bound.opponent == best.name and bound.selection_gain == best.gain
-    assert bound.rounds == 300 and bound.candidates == len(report.opponents) == 14
-    offset = {"bot": 1, "league": 1, "exploiter": 2, "local best response": 3}
+    # 4 bots, 7 league players, 5 held out, the exploiter, 2 local best responses
+    assert bound.rounds == 300 and bound.candidates == len(report.opponents) == 19
+    assert [o.name for o in report.opponents if o.method == "held-out"] == list(HELD_OUT)
+    offset = {"bot": 1, "league": 1, "held-out": 1, "exploiter": 2,
+              "local best response": 3}
     assert bound.seed == 3 + HOLDOUT_SEED_OFFSET + offset[best.method]
-    if best.method in ("bot", "league"):
+    if best.method in ("bot", "league", "held-out"):
         again = head_to_head(RSPX3, agent, bot(best.name), rounds=300, seed=bound.seed)
         assert bound.gain == -again.value
     assert bound.lower <= exploitability
@@ -221,7 +224,7 @@ def test_measure_states_the_held_out_gain_of_the_strongest(small_table):
     assert data["holdout"]["rounds"] == 300 and data["holdout"]["seed"] == bound.seed
     assert data["holdout"]["gain_lo"] == pytest.approx(bound.lower)
     assert data["simultaneous"]["method"] == "bonferroni"
-    assert data["simultaneous"]["candidates"] == 14
+    assert data["simultaneous"]["candidates"] == 19
     assert data["simultaneous"]["lower"] <= max(o.gain for o in report.opponents)
     with pytest.raises(AgentError):
         measure(agent, rounds=10, holdout_rounds=0)

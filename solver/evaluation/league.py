@@ -27,11 +27,16 @@ import pandas as pd
 
 from game_def.variant import Variant
 
-from solver.players.agents import Agent, AgentError, LEAGUE_BOTS, load_agent
+from solver.players.agents import Agent, AgentError, HELD_OUT_BOTS, LEAGUE_BOTS, load_agent
 from solver.evaluation.tournament import Z95, head_to_head
 
 LEAGUE: tuple[str, ...] = LEAGUE_BOTS
 """The league's players, as load_agent names (threshold_challenger at t=0.5)."""
+
+HELD_OUT: tuple[str, ...] = HELD_OUT_BOTS
+"""Scripted players held out for evaluation (docs/bots.md, "Held out"): written in styles
+the league does not have, and refused as training opponents (MCCFRConfig), so that
+beating them is not beating what was trained against."""
 
 
 def play_league(agent: Agent, variant: Variant | None = None, rounds: int = 20_000,

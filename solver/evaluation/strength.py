@@ -1,15 +1,16 @@
 """How strong a strategy is: every opponent the project can build, and what they gain.
 
 A strategy's quality is what the strongest opponent found gets against it. `measure`
-plays the strategy against the baseline bots and the league of scripted players
-(solver.evaluation.league), and, when given a budget, trains an exploiter against it
+plays the strategy against the baseline bots, the league of scripted players and the
+scripted players held out from training (solver.evaluation.league: LEAGUE, HELD_OUT;
+method "held-out"), and, when given a budget, trains an exploiter against it
 (solver.evaluation.exploiter) and runs the local best response (solver.evaluation.lbr).
 
 Each opponent's *gain* is an estimate, with a 95% interval, of its expected payoff
 against the strategy averaged over the two seats, which is at most the strategy's
 exploitability (NashConv / 2; solver.evaluation.league derives it). What is estimated
 is the same for every opponent, the sample differs:
-- bots and league players: the opponent's seat-averaged payoff, -1 times the
+- bots, league and held-out players: the opponent's seat-averaged payoff, -1 times the
   strategy's (`-HeadToHead.value`); nothing is subtracted;
 - the exploiter: per seat, its payoff minus a sampled estimate of the strategy's
   self-play payoff in that seat, averaged over the seats (the self-play terms are 0 in
@@ -42,7 +43,7 @@ import pandas as pd
 from solver.players.agents import BOTS, Agent, AgentError, bot
 from solver.evaluation.exploiter import exploit
 from solver.evaluation.lbr import local_best_response
-from solver.evaluation.league import LEAGUE
+from solver.evaluation.league import HELD_OUT, LEAGUE
 from solver.evaluation.tournament import Z95, coverage_frame, head_to_head
 
 
@@ -51,7 +52,7 @@ class Opponent:
     """One opponent's result against the strategy."""
 
     name: str
-    method: str            # bot, league, exploiter, local best response
+    method: str            # bot, league, held-out, exploiter, local best response
     gain: float            # its seat-averaged payoff against the strategy (module docstring)
     half_width: float      # 95%
     detail: str = ""
@@ -260,7 +261,7 @@ def measure(strategy: Agent, *, rounds: int = 20_000, seed: int = 0,
     coverage = {"self-play": coverage_frame(self_play.coverage[0] + self_play.coverage[1])}
     opponents = []
     replays: dict[str, Callable[[int], Opponent]] = {}
-    for method, names in (("bot", BOTS), ("league", LEAGUE)):
+    for method, names in (("bot", BOTS), ("league", LEAGUE), ("held-out", HELD_OUT)):
         for name in names:
             say(f"{strategy.name} against {name}")
             player = bot(name)

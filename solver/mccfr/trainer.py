@@ -21,7 +21,7 @@ from game_def.variant import Variant
 from solver.jobs import in_both_seats
 from solver.mccfr import _kernels as kern
 from solver.mccfr._abstraction import COARSE, FINE
-from solver.scripted import LEAGUE_KINDS, LEAGUE_NAMES, default_params
+from solver.scripted import HELD_OUT_KINDS, LEAGUE_KINDS, LEAGUE_NAMES, default_params
 
 WEIGHTINGS = ("none", "linear", "discounted")
 LEVELS = ("coarse", "fine")
@@ -136,6 +136,10 @@ class MCCFRConfig:
         if isinstance(self.league_opponents, str):
             raise MCCFRError("league_opponents is a tuple of names, not a string")
         object.__setattr__(self, "league_opponents", tuple(self.league_opponents))
+        held = [name for name in self.league_opponents if name in HELD_OUT_KINDS]
+        if held:
+            raise MCCFRError(f"{held[0]} is held out for evaluation: training may not meet "
+                             f"it; choose from {', '.join(LEAGUE_NAMES)}")
         unknown = [name for name in self.league_opponents if name not in LEAGUE_KINDS]
         if unknown:
             raise MCCFRError(f"unknown league opponent {unknown[0]!r}: choose from "

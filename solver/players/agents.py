@@ -13,7 +13,8 @@ Every bot unmasks cards it knows to be in the target camp first, then unknown on
 and keeps after a Witch look.
 
 League players (solver.scripted._league, solver.evaluation.league; docs/bots.md): truthful_challenger,
-silent, counter, leader_bluffer, threshold_challenger[:t=0.5], baiter, tempo.
+silent, counter, leader_bluffer, threshold_challenger[:t=0.5], baiter, tempo; held out for
+evaluation only (HELD_OUT_BOTS): mirror, careful, late_bluffer, peek_hoarder, proportional.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ from game_def.errors import RobinWoodError
 from game_def.variant import Variant
 
 from solver.players import _kernels as ka
-from solver.scripted import DEFAULT_THRESHOLD, LEAGUE_KINDS, LEAGUE_NAMES
+from solver.scripted import (DEFAULT_THRESHOLD, HELD_OUT_KINDS, HELD_OUT_NAMES, LEAGUE_KINDS,
+                             LEAGUE_NAMES)
 from solver.scripted import kernels as lg
 from solver.mccfr import kernels as mc
 from solver.mccfr.table_file import read_table
@@ -39,8 +41,11 @@ from solver.mccfr.table_file import read_table
 BOTS = ("uniform", "honest", "paranoid", "heuristic")
 LEAGUE_BOTS = LEAGUE_NAMES
 BOT_NAMES = BOTS + LEAGUE_BOTS
+# Scripted players held out for evaluation (docs/bots.md, "Held out"): loadable by name
+# like the others, never training opponents nor fallback rules, and not in BOT_NAMES.
+HELD_OUT_BOTS = HELD_OUT_NAMES
 _BOT_KIND = {"uniform": ka.UNIFORM, "honest": ka.HONEST, "paranoid": ka.PARANOID,
-             "heuristic": ka.HEURISTIC, **LEAGUE_KINDS}
+             "heuristic": ka.HEURISTIC, **LEAGUE_KINDS, **HELD_OUT_KINDS}
 # the options each bot takes (`name:option=value,...` in load_agent; defaults in bot())
 _BOT_OPTIONS = {"heuristic": ("bluff", "challenge_below"), "threshold_challenger": ("t",)}
 
@@ -198,7 +203,8 @@ def bot(name: str, bluff: float = 0.3, challenge_below: float = 0.3,
     `challenge_below` are the heuristic bot's rates, `t` the threshold_challenger's
     threshold; the other bots ignore them."""
     if name not in _BOT_KIND:
-        raise AgentError(f"unknown bot {name!r}: choose one of {', '.join(BOT_NAMES)}")
+        raise AgentError(f"unknown bot {name!r}: choose one of "
+                         f"{', '.join(BOT_NAMES + HELD_OUT_BOTS)}")
     for key, value in (("bluff", bluff), ("challenge_below", challenge_below), ("t", t)):
         if not 0 <= value <= 1:  # nan fails too
             raise AgentError(f"bot option {key}={value!r} of {name} must be a probability "

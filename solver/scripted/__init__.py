@@ -15,6 +15,12 @@ LEAGUE_KINDS = {"truthful_challenger": _interface.TRUTHFUL_CHALLENGER,
                 "threshold_challenger": _interface.THRESHOLD_CHALLENGER,
                 "baiter": _interface.BAITER, "tempo": _interface.TEMPO}
 LEAGUE_NAMES = tuple(LEAGUE_KINDS)
+# Players held out for evaluation (docs/bots.md, "Held out"): training may not meet them.
+HELD_OUT_KINDS = {"mirror": _interface.MIRROR, "careful": _interface.CAREFUL,
+                  "late_bluffer": _interface.LATE_BLUFFER,
+                  "peek_hoarder": _interface.PEEK_HOARDER,
+                  "proportional": _interface.PROPORTIONAL}
+HELD_OUT_NAMES = tuple(HELD_OUT_KINDS)
 DEFAULT_THRESHOLD = 0.5    # threshold_challenger: challenge when P(claim false) > 0.5
 
 
@@ -27,4 +33,4 @@ def default_params(name: str) -> np.ndarray:
     return params
 
 
-__all__ = ["DEFAULT_THRESHOLD", "LEAGUE_KINDS", "LEAGUE_NAMES", "default_params"]
+__all__ = ["DEFAULT_THRESHOLD", "HELD_OUT_KINDS", "HELD_OUT_NAMES", "LEAGUE_KINDS", "LEAGUE_NAMES", "default_params"]

@@ -29,7 +29,14 @@ LEADER_BLUFFER = 13        # always claims Robin or the Sheriff
 THRESHOLD_CHALLENGER = 14  # the truth; challenges when P(claim false) > t
 BAITER = 15                # the truth, Peasants included; challenges all but known truths
 TEMPO = 16                 # claims the Companion (extra turn) on every peek
-LAST_KIND = 16
+# Held out for evaluation (solver.evaluation.league.HELD_OUT): training never meets them.
+MIRROR = 17                # the truth; once behind on strikes, challenges all but known truths
+CAREFUL = 18               # the truth except unsure leaders; challenges impossible claims
+LATE_BLUFFER = 19          # the truth until its first strike, then always Robin or Sheriff
+PEEK_HOARDER = 20          # silent except a leader once it has located a target card
+PROPORTIONAL = 21          # the truth; challenges with probability P(claim false)
+FIRST_HELD_OUT_KIND = 17
+LAST_KIND = 21
 
 P_THRESHOLD = 0            # threshold_challenger: challenge when P(false) is above this
 NUM_LEAGUE_PARAMS = 1      # parameters a league player reads (a longer row may be passed)
@@ -194,13 +201,86 @@ def _counting_lie(rules, know, seat, base, legal, m, w):
 
 
 @jit
+def _behind(state, rules, seat):
+    """Has `seat` more strikes than every other seat (public)?"""
+    own = state[k.S_STRIKES + seat]
+    for s in range(rules[k.R_PLAYERS]):
+        if s != seat and state[k.S_STRIKES + s] >= own:
+            return False
+    return True
+
+
+@jit
+def _target_card_located(state, rules, know, seat, leader):
+    """Has `seat` located a face-down card of `leader`'s target camp?"""
+    target = _target(leader)
+    for p in range(rules[k.R_N]):
+        if not state[k.S_FACEUP + p]:
+            c = _known(know, seat, p)
+            if c >= 0 and k.in_camp(c, target):
+                return True
+    return False
+
+
+@jit
+def _peek_hoarded_leader(state, rules, know, seat, legal, m, w):
+    """Peek at a face-down Robin or Sheriff it has located, one of whose target camp's
+    face-down cards it has also located (it then announces it). Returns whether any."""
+    n = rules[k.R_N]
+    for i in range(m):
+        a = legal[i]
+        if a < n:
+            c = _known(know, seat, a)
+            if ((c == k.ROBIN or c == k.SHERIFF)
+                    and _target_card_located(state, rules, know, seat, c)):
+                w[i] = 1.0
+    return w.sum() > 0
+
+
+@jit
+def _bluff_leader(rules, know, seat, card, base, legal, m, w):
+    """leader_bluffer's claim: the leader whose target camp has fewer cards it cannot
+    place; a tie: the peeked leader if it is one, else both evenly."""
+    robin = _camp_unlocated(rules, know, seat, k.SHERIFF)
+    sheriff = _camp_unlocated(rules, know, seat, k.ROBIN)
+    if robin < sheriff or (robin == sheriff and card == k.ROBIN):
+        ok = _add(w, legal, m, base + k.A_ANNOUNCE + k.ROBIN, 1.0)
+    elif sheriff < robin or card == k.SHERIFF:
+        ok = _add(w, legal, m, base + k.A_ANNOUNCE + k.SHERIFF, 1.0)
+    else:
+        ok = _add(w, legal, m, base + k.A_ANNOUNCE + k.ROBIN, 0.5)
+        ok |= _add(w, legal, m, base + k.A_ANNOUNCE + k.SHERIFF, 0.5)
+    if not ok:   # a deck without that leader: the other one
+        _add(w, legal, m, base + k.A_ANNOUNCE + k.ROBIN, 1.0)
+        _add(w, legal, m, base + k.A_ANNOUNCE + k.SHERIFF, 1.0)
+
+
+@jit
 def _after_peek(kind, params, state, rules, know, seat, legal, m, w):
     n = rules[k.R_N]
     base = 4 * n
     card = state[k.S_CARD + state[k.S_PEEK_POS]]   # the card it has just peeked
     leader = card == k.ROBIN or card == k.SHERIFF
-    if kind == TRUTHFUL_CHALLENGER or kind == THRESHOLD_CHALLENGER:
+    if (kind == TRUTHFUL_CHALLENGER or kind == THRESHOLD_CHALLENGER or kind == MIRROR
+            or kind == PROPORTIONAL):
         _truth(card, base, legal, m, w)
+    elif kind == CAREFUL:
+        if card == k.TRICKSTER:
+            _counting_lie(rules, know, seat, base, legal, m, w)
+        elif leader and not _unmask_wins(rules, know, seat, card):
+            _add(w, legal, m, base + k.A_SILENT, 1.0)
+        else:
+            _truth(card, base, legal, m, w)
+    elif kind == LATE_BLUFFER:
+        if state[k.S_STRIKES + seat] == 0:
+            _truth(card, base, legal, m, w)
+        else:
+            _bluff_leader(rules, know, seat, card, base, legal, m, w)
+    elif kind == PEEK_HOARDER:
+        if leader and _target_card_located(state, rules, know, seat, card):
+            _add(w, legal, m, base + k.A_ANNOUNCE + card, 1.0)
+        elif not _add(w, legal, m, base + k.A_SILENT, 1.0):   # only the Trickster
+            _truth(card, base, legal, m, w)
     elif kind == SILENT:
         if not _add(w, legal, m, base + k.A_SILENT, 1.0):   # only the Trickster
             _truth(card, base, legal, m, w)
@@ -253,8 +333,16 @@ def _challenge_probability(kind, params, state, rules, know, seat):
         return 1.0 if said == k.ROBIN or said == k.SHERIFF or knows_false else 0.0
     if kind == SILENT or kind == LEADER_BLUFFER:
         return 1.0 if knows_false else 0.0
-    if kind == COUNTER or kind == TEMPO:
+    if kind == COUNTER or kind == TEMPO or kind == CAREFUL or kind == PEEK_HOARDER:
         return 1.0 if p_true == 0.0 else 0.0
+    if kind == MIRROR:
+        if _behind(state, rules, seat):
+            return 0.0 if p_true == 1.0 else 1.0
+        return 1.0 if knows_false else 0.0
+    if kind == LATE_BLUFFER:
+        return 1.0 if knows_false else 0.0
+    if kind == PROPORTIONAL:
+        return 1.0 - p_true
     if kind == THRESHOLD_CHALLENGER:
         return 1.0 if 1.0 - p_true > params[P_THRESHOLD] else 0.0
     # BAITER
@@ -309,6 +397,9 @@ def _league_probs(kind, params, state, rules, know, seat, legal, m, out):
             if not _use_winning_leader(state, rules, know, seat, legal, m, w):
                 if not _peek_winning_leader(state, rules, know, seat, legal, m, w):
                     _peek_unknown(state, rules, know, seat, legal, m, w)
+        elif kind == PEEK_HOARDER:
+            if not _peek_hoarded_leader(state, rules, know, seat, legal, m, w):
+                _peek_unknown(state, rules, know, seat, legal, m, w)
         else:
             _peek_unknown(state, rules, know, seat, legal, m, w)
         if w.sum() == 0:

@@ -10,7 +10,8 @@ training opponents (`league_share`).
 from ._helpers import _known as known  # noqa: F401
 from ._helpers import _spread as spread  # noqa: F401
 from ._league import (  # noqa: F401  (re-exported layout)
-    BAITER, COUNTER, FIRST_KIND, LAST_KIND, LEADER_BLUFFER, NUM_LEAGUE_PARAMS, P_THRESHOLD,
+    BAITER, CAREFUL, COUNTER, FIRST_HELD_OUT_KIND, FIRST_KIND, LAST_KIND, LATE_BLUFFER,
+    MIRROR, PEEK_HOARDER, PROPORTIONAL, LEADER_BLUFFER, NUM_LEAGUE_PARAMS, P_THRESHOLD,
     SILENT, TEMPO,
     THRESHOLD_CHALLENGER, TRUTHFUL_CHALLENGER,
 )
