@@ -63,6 +63,8 @@ WORK = {
     "--rounds": small_or_bad_int(1, 20), "--matches": small_or_bad_int(1, 10),
     # the local best response compiles and runs for minutes: only 0 (skip it) is accepted
     "--lbr-rounds": small_or_bad_int(0, 0), "--max-turns": small_or_bad_int(1, 2),
+    # exploit's replay of its strongest opponent: a huge count would be real work
+    "--holdout-rounds": small_or_bad_int(1, 20),
     "--seconds": small_or_bad_float(0.01, 0.3, MAX_SECONDS),
     "--minutes": small_or_bad_float(1e-4, 3e-3, MAX_MINUTES),
     "--mccfr-seconds": small_or_bad_float(0.01, 0.3, MAX_SECONDS),
