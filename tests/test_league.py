@@ -18,7 +18,7 @@ from solver.players import _kernels as ka
 from solver.evaluation.abstraction_cost import project
 from solver.players.agents import BOT_NAMES, LEAGUE_BOTS, AgentError, AgentPolicy, bot, load_agent
 from solver.exact.best_response import expected_value, exploitability
-from solver.evaluation.league import LEAGUE, play_league
+from solver.evaluation.league import HELD_OUT, LEAGUE, play_league
 from solver.exact.robinwood_tree import build_robinwood_tree
 
 RSPX4 = game_def.parse("rspx:max_turns=4")
@@ -106,7 +106,8 @@ def rspx4():
     tree = build_robinwood_tree(RSPX4, symmetric=False)
     # project() raises if one information state gets two different distributions: a
     # player that peeked at a hidden card (the state, not its knowledge) would
-    strategies = {name: project(bot(name), RSPX4, tree) for name in LEAGUE + ("heuristic", "uniform")}
+    strategies = {name: project(bot(name), RSPX4, tree)
+                  for name in LEAGUE + HELD_OUT + ("heuristic", "uniform")}
     return tree, strategies
 
 
@@ -117,12 +118,13 @@ def _exact_value(tree, first, second):
 
 
 def test_league_gains_are_lower_bounds_on_exact_exploitability(rspx4):
+    """The league's and the held-out players' (docs/bots.md) exact gains."""
     tree, strategies = rspx4
     for target_name in ("heuristic", "uniform"):
         target = strategies[target_name]
         bound = exploitability(tree, target).exploitability
         gains = {}
-        for name in LEAGUE:
+        for name in LEAGUE + HELD_OUT:
             s = strategies[name]
             gains[name] = (_exact_value(tree, s, target) - _exact_value(tree, target, s)) / 2
             assert gains[name] <= bound + 1e-12, (target_name, name, gains[name], bound)
