@@ -7,23 +7,21 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
 from click.testing import CliRunner
 
 import game_def
 from game_def import _core as k
-from game_def.core import rules_array
 from robinwood.cli import cli
 from solver.evaluation.abstraction_cost import project
 from solver.evaluation.league import HELD_OUT, LEAGUE
 from solver.exact.robinwood_tree import build_robinwood_tree
-from solver.mccfr import _abstraction as ab
 from solver.mccfr.trainer import MCCFRConfig, MCCFRError
-from solver.players import _kernels as ka
 from solver.players.agents import BOT_NAMES, FALLBACK_PLAYERS, AgentError, Fallback, bot
 from solver.scripted import HELD_OUT_KINDS, LEAGUE_KINDS
 from solver.scripted import kernels as lg
+
+from test_league import _sweep
 
 RSPX4 = game_def.parse("rspx:max_turns=4")
 # 0 Robin, 1 Sheriff, 2 Peasant, 3 Deputy, 4 Companion, 5 Trickster, 6 Traitor (face up)
@@ -64,40 +62,9 @@ def test_held_out_players_are_new_kinds_outside_the_league_and_training():
 # ----- legality everywhere ------------------------------------------------------------
 def test_held_out_players_play_legal_normalised_probabilities_on_every_deck():
     phases = set()
-    legal = np.empty(k.MAX_LEGAL, dtype=np.int64)
-    chance_p = np.empty(k.MAX_CHANCE_OUTCOMES)
-    out = np.empty(k.MAX_LEGAL)
-    scratch = np.empty((ab.SCRATCH_ROWS, k.MAX_LEGAL), dtype=np.int64)
-    abst = np.empty(k.MAX_LEGAL, dtype=np.int64)
     for deck in ("standard", "rspx", "rspmx", "duel6", "duel8"):
-        rules = rules_array(game_def.parse(f"{deck}:max_turns=20"))
-        rng = np.random.default_rng(len(deck))
-        for name in HELD_OUT:
-            for other in BOT_NAMES + HELD_OUT:
-                for r in range(6):
-                    agents = (bot(name), bot(other)) if r % 2 == 0 else (bot(other), bot(name))
-                    state = k._initial_state(rules)
-                    know = ab._initial_knowledge(state, rules)
-                    while state[k.S_PHASE] != k.PH_TERMINAL:
-                        seat = k._current_player(state)
-                        if seat == k.CHANCE_PLAYER:
-                            m = k._chance_outcomes(state, rules, legal, chance_p)
-                            p = chance_p[:m]
-                        else:
-                            m = k._legal_actions(state, rules, legal)
-                            out[:] = np.nan
-                            ka._agent_probs(agents[seat].player(seat), state, rules, know,
-                                            seat, legal, m, scratch, abst, out)
-                            p = out[:m]
-                            assert np.isnan(out[m:]).all()
-                            assert np.isfinite(p).all() and (p >= 0).all()
-                            assert p.sum() == pytest.approx(1.0), (name, other, deck)
-                            if agents[seat].kind == HELD_OUT_KINDS[name]:
-                                phases.add(int(state[k.S_PHASE]))
-                        a = legal[rng.choice(m, p=p / p.sum())]
-                        before = state.copy()
-                        k._apply_action(state, rules, a)
-                        ab._observe(know, before, a, state, rules)
+        phases |= _sweep(game_def.parse(f"{deck}:max_turns=20"), rounds=6, seed=len(deck),
+                         players=HELD_OUT, opponents=BOT_NAMES + HELD_OUT)
     assert {k.PH_TURN, k.PH_AFTER_PEEK, k.PH_RESPOND, k.PH_REVEAL} <= phases
 
 

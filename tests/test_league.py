@@ -46,11 +46,12 @@ def _even(*actions):
 
 
 # ----- legality everywhere --------------------------------------------------------------
-def _sweep(variant, rounds: int, seed: int) -> set[int]:
-    """Every league player against every bot and league player, `rounds` rounds a pair
-    (seats alternating), chance and moves sampled in Python; at every league decision
-    the probabilities must be finite, >= 0, sum to 1 and stay within legal[:m]. Returns
-    the phases the league players decided in."""
+def _sweep(variant, rounds: int, seed: int, players=LEAGUE_BOTS,
+           opponents=BOT_NAMES) -> set[int]:
+    """Every one of `players` against every one of `opponents`, `rounds` rounds a pair
+    (seats alternating), chance and moves sampled in Python; at every decision the
+    probabilities must be finite, >= 0, sum to 1 and stay within legal[:m]. Returns
+    the phases `players` decided in."""
     rules = rules_array(variant)
     rng = np.random.default_rng(seed)
     legal = np.empty(k.MAX_LEGAL, dtype=np.int64)
@@ -59,8 +60,8 @@ def _sweep(variant, rounds: int, seed: int) -> set[int]:
     scratch = np.empty((ab.SCRATCH_ROWS, k.MAX_LEGAL), dtype=np.int64)
     abst = np.empty(k.MAX_LEGAL, dtype=np.int64)
     phases = set()
-    for name in LEAGUE_BOTS:
-        for other in BOT_NAMES:
+    for name in players:
+        for other in opponents:
             for r in range(rounds):
                 agents = (bot(name), bot(other)) if r % 2 == 0 else (bot(other), bot(name))
                 state = k._initial_state(rules)
@@ -80,7 +81,7 @@ def _sweep(variant, rounds: int, seed: int) -> set[int]:
                         assert np.isnan(out[m:]).all(), (name, other, state)
                         assert np.isfinite(p).all() and (p >= 0).all(), (name, other, p)
                         assert abs(p.sum() - 1) < 1e-12, (name, other, p)
-                        if agent.kind >= 10:
+                        if agent.name in players:
                             phases.add(int(state[k.S_PHASE]))
                     a = legal[min(np.searchsorted(np.cumsum(p), rng.random() * p.sum(),
                                                   side="right"), m - 1)]

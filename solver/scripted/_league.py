@@ -292,20 +292,7 @@ def _after_peek(kind, params, state, rules, know, seat, legal, m, w):
         else:
             _add(w, legal, m, base + k.A_SILENT, 1.0)
     elif kind == LEADER_BLUFFER:
-        # the leader whose target camp has fewer cards it cannot place; a tie: the
-        # peeked leader if it is one, else both evenly
-        robin = _camp_unlocated(rules, know, seat, k.SHERIFF)
-        sheriff = _camp_unlocated(rules, know, seat, k.ROBIN)
-        if robin < sheriff or (robin == sheriff and card == k.ROBIN):
-            ok = _add(w, legal, m, base + k.A_ANNOUNCE + k.ROBIN, 1.0)
-        elif sheriff < robin or card == k.SHERIFF:
-            ok = _add(w, legal, m, base + k.A_ANNOUNCE + k.SHERIFF, 1.0)
-        else:
-            ok = _add(w, legal, m, base + k.A_ANNOUNCE + k.ROBIN, 0.5)
-            ok |= _add(w, legal, m, base + k.A_ANNOUNCE + k.SHERIFF, 0.5)
-        if not ok:   # a deck without that leader: the other one
-            _add(w, legal, m, base + k.A_ANNOUNCE + k.ROBIN, 1.0)
-            _add(w, legal, m, base + k.A_ANNOUNCE + k.SHERIFF, 1.0)
+        _bluff_leader(rules, know, seat, card, base, legal, m, w)
     elif kind == BAITER:
         if card == k.TRICKSTER:
             _counting_lie(rules, know, seat, base, legal, m, w)
