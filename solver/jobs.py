@@ -62,46 +62,65 @@ def package_version() -> str:
 def in_both_seats(work: Callable[[int], None], workers: int) -> None:
     """Run work(0) and work(1): on two threads when `workers` >= 2 (the numba kernels
     release the GIL), else one after the other. Each seat's work must write only its own
-    results, so that either way gives the same ones.
+    results, so that either way gives the same ones. `in_workers` says how failures and
+    Ctrl-C are handled."""
+    in_workers(work, 2, min(workers, 2))
 
-    A seat that raises fails the call: on two threads the first exception of either
-    seat is raised here, with its traceback, as soon as it happens, without waiting for
-    the other seat (which is a daemon thread: nothing can stop it mid-kernel, but it
-    neither holds up the caller nor the interpreter's exit; its results are then not
-    to be read). The caller waits in short timed waits, so that Ctrl-C is honoured at
-    once in the main thread: a KeyboardInterrupt ends the call, and a SIGINT handler
-    (the Monte Carlo CFR job's stop flag) runs while the seats carry on. The serial path
-    raises a seat's exception as it is."""
-    if workers < 2:
-        work(0)
-        work(1)
+
+def in_workers(work: Callable[[int], None], count: int, workers: int) -> None:
+    """Run work(0), ..., work(count - 1): on min(workers, count) threads when that is
+    at least 2 (the numba kernels release the GIL), each thread taking the next unit
+    not yet started, else one after the other in order. Each unit must write only its
+    own results, so that any number of threads gives the same ones.
+
+    A unit that raises fails the call: on threads the first exception is raised here,
+    with its traceback, as soon as it happens, without waiting for the other units
+    (their threads are daemons: nothing can stop one mid-kernel, but they neither hold
+    up the caller nor the interpreter's exit; their results are then not to be read,
+    and no further unit is started). The caller waits in short timed waits, so that
+    Ctrl-C is honoured at once in the main thread: a KeyboardInterrupt ends the call,
+    and a SIGINT handler (the Monte Carlo CFR job's stop flag) runs while the units
+    carry on. The serial path raises a unit's exception as it is."""
+    threads_wanted = min(workers, count)
+    if threads_wanted < 2:
+        for unit in range(count):
+            work(unit)
         return
     failures: list[BaseException] = []
-    finished = threading.Event()   # set when a seat fails or both are done
+    finished = threading.Event()   # set when a unit fails or all are done
     lock = threading.Lock()
-    running = [2]
+    state = {"next": 0, "running": threads_wanted}
 
-    def seat(s: int) -> None:
+    def take() -> int:
+        with lock:
+            if failures or state["next"] >= count:
+                return -1
+            state["next"] += 1
+            return state["next"] - 1
+
+    def worker() -> None:
         try:
-            work(s)
+            unit = take()
+            while unit >= 0:
+                work(unit)
+                unit = take()
         except BaseException as exc:   # noqa: BLE001 (KeyboardInterrupt, SystemExit too)
             with lock:
                 failures.append(exc)
             finished.set()
             return
         with lock:
-            running[0] -= 1
-            if running[0] == 0:
+            state["running"] -= 1
+            if state["running"] == 0:
                 finished.set()
 
-    threads = [threading.Thread(target=seat, args=(s,), daemon=True,
-                                name=f"seat-{s}") for s in (0, 1)]
+    threads = [threading.Thread(target=worker, daemon=True, name=f"worker-{i}")
+               for i in range(threads_wanted)]
     for t in threads:
         t.start()
     while not finished.wait(0.1):
         pass
     if failures:
-        exc = failures[0]
-        raise exc
-    for t in threads:   # both seats returned: their threads are ending
+        raise failures[0]
+    for t in threads:   # every unit returned: their threads are ending
         t.join()

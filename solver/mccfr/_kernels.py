@@ -2,14 +2,18 @@
 docs/mccfr.md).
 
 Two seat tables, one per seat (the abstraction key includes the seat, so they never
-share an entry). A batch runs one worker per seat: worker i traverses for seat i,
-writes seat i's regrets and visit counts (and inserts seat i's entries) and writes the
-*other* table's average-strategy sums. The other seat's policy is read from a snapshot
-taken at the start of the batch, and only entries that existed then are visible across
-seats. Writes never overlap, no read depends on the other worker's progress, so a
-batch gives the same arrays whether its two workers run in two threads or one after
-the other: runs are reproducible from a seed whatever the worker count, and resume is
-exact.
+share an entry). A batch is cut into chunks per seat (`Chunk`, `_run_chunk`; docs/
+mccfr.md, "Workers"): a chunk traversing for seat i reads seat i's table as it was at
+the batch start plus its own updates (a private overlay: copies of the entries it
+touched, the entries it created) and the other seat's policy from the snapshot taken at
+the batch start (only entries that existed then are visible across seats); it writes
+only its overlay, seat i's regrets, visits and new entries, and the average-strategy
+sums it gives the other seat. After every chunk has run, `_merge_mine` and
+`_merge_theirs` add the overlays to the tables in chunk order. No chunk reads another's
+writes and the merge order is fixed, so the tables are the same whatever the number of
+threads that ran the chunks: runs are reproducible from a seed, and resume is exact.
+One chunk per seat draws and writes exactly what one worker per seat writing the tables
+directly did (`_run_worker`, `direct`; the exploiter still trains that way).
 
 Each decision has a coarse entry and, once that has `CFG_FINE_VISITS` updates, a fine
 entry (solver.mccfr._abstraction). Both are updated with the same action values; the policy
@@ -260,6 +264,225 @@ def _rehash(keys, entries, slots):
         slots[h] = e
 
 
+# ----- chunks: a batch cut into work units whose results do not depend on the workers ------
+Chunk = namedtuple("Chunk", ["mine", "theirs", "origin", "start_visits", "start", "counts"])
+"""One work unit of a batch (docs/mccfr.md, "Workers"): a private overlay of the tables,
+so that chunks can run on any number of threads and their updates be merged in chunk
+order afterwards (_merge_mine, _merge_theirs) into the same tables.
+mine            a Table of the traverser's entries this chunk touched: copies of the
+                shared entries (regrets, visits) made on first touch and entries it
+                created; its policy reads them, so a chunk sees its own updates and
+                nothing of the other chunks' (the shared table stays as at the batch start)
+theirs          a Table keyed by the opponent's entry index: the average-strategy sums
+                this chunk adds to the opponent's entries (its ssum), with nact, offset
+origin[E]       shared entry of each of mine's entries, -1 for one created by the chunk
+start_visits[E] visits of the shared entry when copied (0 for created entries)
+start[A]        mine's regrets when copied (0 for created entries): the merge adds
+                regret - start
+counts[C_SIZE]  C_* below"""
+C_NEW_ENTRIES = 0   # entries this chunk created (they must fit in the shared table)
+C_NEW_ACTIONS = 1   # their action slots
+C_FIRST = 2         # 1 for a seat's first chunk: it starts from the shared values and is
+#                     merged by copying them back (bit-identical to one worker per seat)
+C_SIZE = 3
+
+
+@jit
+def _mine(own, chunk, direct):
+    """The table a traversal writes its own entries to: `own` itself (direct, one
+    worker per seat) or the chunk's overlay."""
+    return own if direct else chunk.mine
+
+
+@jit
+def _append(table, key, n, level):
+    """Insert `key` (absent) with n actions into an overlay table; returns its entry, or
+    -1 (counted in M_OVERFLOW) if the overlay is full. Regrets are not cleared: the
+    caller fills them."""
+    slots = table.slots
+    meta = table.meta
+    mask = len(slots) - 1
+    h = key & mask
+    while slots[h] >= 0:
+        h = (h + 1) & mask
+    e = meta[M_ENTRIES]
+    if (e >= len(table.keys) or meta[M_USED] + n > meta[M_SLOT_CAPACITY]
+            or 2 * (e + 1) > len(slots)):
+        meta[M_OVERFLOW] += 1
+        return -1
+    table.keys[e] = key
+    table.level[e] = level
+    table.offset[e] = meta[M_USED]
+    table.nact[e] = n
+    table.visits[e] = 0
+    meta[M_USED] += n
+    meta[M_ENTRIES] = e + 1
+    slots[h] = e
+    return e
+
+
+@jit
+def _fits(own, counts, n):
+    """Would a new entry of n actions still fit in the shared table after the ones this
+    chunk created (the check `_find_or_insert` makes)?"""
+    e = own.meta[M_ENTRIES] + counts[C_NEW_ENTRIES]
+    return not (e >= len(own.keys)
+                or own.meta[M_USED] + counts[C_NEW_ACTIONS] + n > own.meta[M_SLOT_CAPACITY]
+                or 2 * (e + 1) > len(own.slots))
+
+
+@jit
+def _touch(own, chunk, direct, key, n, level, create):
+    """Entry of `key` in _mine(own, chunk, direct), ready to be updated: found there,
+    else copied from the shared table, else created with n actions when `create`;
+    -1 if none (or no room)."""
+    if direct:
+        if create:
+            return _find_or_insert(own, key, n, level)
+        return _find(own.slots, own.keys, key)
+    mine = chunk.mine
+    o = _find(mine.slots, mine.keys, key)
+    if o >= 0:
+        return o
+    b = _find(own.slots, own.keys, key)
+    if b < 0:
+        if not create:
+            return -1
+        if not _fits(own, chunk.counts, n):
+            mine.meta[M_OVERFLOW] += 1
+            return -1
+        o = _append(mine, key, n, level)
+        if o < 0:
+            return -1
+        off = mine.offset[o]
+        for j in range(n):
+            mine.regret[off + j] = 0.0
+            chunk.start[off + j] = 0.0
+        chunk.origin[o] = -1
+        chunk.start_visits[o] = 0
+        chunk.counts[C_NEW_ENTRIES] += 1
+        chunk.counts[C_NEW_ACTIONS] += n
+        return o
+    m = own.nact[b]
+    o = _append(mine, key, m, own.level[b])
+    if o < 0:
+        return -1
+    off = mine.offset[o]
+    src = own.offset[b]
+    for j in range(m):
+        mine.regret[off + j] = own.regret[src + j]
+        chunk.start[off + j] = own.regret[src + j]
+    mine.visits[o] = own.visits[b]
+    chunk.origin[o] = b
+    chunk.start_visits[o] = own.visits[b]
+    return o
+
+
+@jit
+def _peek(own, chunk, direct, key):
+    """(table, entry) holding `key`'s current values for a read (a probe): the chunk's
+    copy if it has one, else the shared entry; entry -1 if none."""
+    if not direct:
+        o = _find(chunk.mine.slots, chunk.mine.keys, key)
+        if o >= 0:
+            return chunk.mine, o
+    return own, _find(own.slots, own.keys, key)
+
+
+@jit
+def _their_sum(opp, chunk, direct, e):
+    """(array, offset) where the average-strategy sums of the opponent's entry e go:
+    the opponent's table itself (direct) or the chunk's `theirs`; offset -1 if the
+    chunk has no room."""
+    if direct:
+        return opp.ssum, opp.offset[e]
+    theirs = chunk.theirs
+    o = _find(theirs.slots, theirs.keys, e)
+    if o < 0:
+        n = opp.nact[e]
+        o = _append(theirs, e, n, opp.level[e])
+        if o < 0:
+            return theirs.ssum, -1
+        off = theirs.offset[o]
+        src = opp.offset[e]
+        first = chunk.counts[C_FIRST] > 0
+        for j in range(n):
+            theirs.ssum[off + j] = opp.ssum[src + j] if first else 0.0
+    return theirs.ssum, theirs.offset[o]
+
+
+@jit
+def _clear_chunk(chunk, first):
+    """Empty a chunk for a new batch (`first`: the seat's first chunk)."""
+    for t in (chunk.mine, chunk.theirs):
+        t.slots[:] = -1
+        t.meta[M_ENTRIES] = 0
+        t.meta[M_USED] = 0
+        for i in (M_OVERFLOW, M_MISMATCH, M_DEEP, M_PRUNED, M_PROBES):
+            t.meta[i] = 0
+    chunk.counts[:] = 0
+    chunk.counts[C_FIRST] = 1 if first else 0
+
+
+@jit
+def _crowded(table):
+    """More than half of an overlay used: grow it before the next traversal (one
+    traversal touches far fewer entries than the half left)."""
+    return (2 * table.meta[M_ENTRIES] > len(table.keys)
+            or 2 * table.meta[M_USED] > table.meta[M_SLOT_CAPACITY])
+
+
+
+@jit
+def _merge_mine(own, chunk):
+    """Add a chunk's regrets, visits, new entries and counters to the traverser's
+    table, in the chunk's entry order (its first touches: so new entries are inserted
+    in the order a single worker would have created them). A seat's first chunk copies
+    its values (it started from the shared ones), the others add their differences."""
+    mine = chunk.mine
+    first = chunk.counts[C_FIRST] > 0
+    for o in range(mine.meta[M_ENTRIES]):
+        n = mine.nact[o]
+        b = chunk.origin[o]
+        if b < 0:
+            b = _find_or_insert(own, mine.keys[o], n, mine.level[o])
+            if b < 0:
+                continue
+            if own.nact[b] != n:
+                own.meta[M_MISMATCH] += 1
+                continue
+        src = mine.offset[o]
+        dst = own.offset[b]
+        if first:
+            for j in range(n):
+                own.regret[dst + j] = mine.regret[src + j]
+            own.visits[b] = mine.visits[o]
+        else:
+            for j in range(n):
+                own.regret[dst + j] += mine.regret[src + j] - chunk.start[src + j]
+            own.visits[b] += mine.visits[o] - chunk.start_visits[o]
+    for i in (M_OVERFLOW, M_MISMATCH, M_DEEP, M_PRUNED, M_PROBES):
+        own.meta[i] += mine.meta[i] + chunk.theirs.meta[i]
+
+
+@jit
+def _merge_theirs(table, chunk):
+    """Add the average-strategy sums a chunk of the other seat gave this table's
+    entries (copied back for that seat's first chunk, added for the others)."""
+    theirs = chunk.theirs
+    first = chunk.counts[C_FIRST] > 0
+    for o in range(theirs.meta[M_ENTRIES]):
+        e = theirs.keys[o]
+        src = theirs.offset[o]
+        dst = table.offset[e]
+        if first:
+            for j in range(theirs.nact[o]):
+                table.ssum[dst + j] = theirs.ssum[src + j]
+        else:
+            for j in range(theirs.nact[o]):
+                table.ssum[dst + j] += theirs.ssum[src + j]
+
+
 # ----- policies ---------------------------------------------------------------------------
 Letters = namedtuple("Letters", ["width", "letter_of", "size", "buf"])
 """A decision's coarse actions when they are letters (CFG_COARSE_LETTERS): the
@@ -307,45 +530,52 @@ def _spread(weights, off, positive, letters, n, out):
 
 
 @jit
-def _own_policy(table, cfg, fine_key, coarse_key, n, letters, insert, sig, sig_c, sig_f):
+def _own_policy(own, chunk, direct, cfg, fine_key, coarse_key, n, letters, insert, sig,
+                sig_c, sig_f):
     """The traverser's current policies at a decision: coarse (sig_c), fine (sig_f) and
-    the one it plays (sig), over the abstract actions. Entries are inserted when
-    `insert`. `letters`: the decision's letters when CFG_COARSE_LETTERS (the coarse
-    entry then has letters.width actions), else unused. Returns (fine entry, coarse
-    entry), -1 where there is none."""
+    the one it plays (sig), over the abstract actions. When `insert`, the entries are
+    touched (`_touch`: created, or copied into the chunk) so that they can be updated;
+    else only read (`_peek`). `letters`: the decision's letters when CFG_COARSE_LETTERS
+    (the coarse entry then has letters.width actions), else unused. Returns (fine
+    entry, coarse entry) in `_mine(own, chunk, direct)` (meaningful when `insert`), -1
+    where there is none."""
     by_letter = cfg[CFG_COARSE_LETTERS] > 0
     width = letters.width if by_letter else n
+    mine = _mine(own, chunk, direct)
+    tc = mine
     if insert:
-        ec = _find_or_insert(table, coarse_key, width, ab.COARSE)
+        ec = _touch(own, chunk, direct, coarse_key, width, ab.COARSE, True)
     else:
-        ec = _find(table.slots, table.keys, coarse_key)
-    if ec >= 0 and table.nact[ec] != width:
-        table.meta[M_MISMATCH] += 1
+        tc, ec = _peek(own, chunk, direct, coarse_key)
+    if ec >= 0 and tc.nact[ec] != width:
+        mine.meta[M_MISMATCH] += 1
         ec = -1
     ef = -1
+    tf = mine
     if cfg[CFG_FINE_VISITS] >= 0:
         # a fine entry is created only once its coarse entry is trained: the fine level
         # refines the situations met often enough to learn them separately
-        if insert and ec >= 0 and table.visits[ec] >= cfg[CFG_FINE_VISITS]:
-            ef = _find_or_insert(table, fine_key, n, ab.FINE)
+        if insert:
+            create = ec >= 0 and mine.visits[ec] >= cfg[CFG_FINE_VISITS]
+            ef = _touch(own, chunk, direct, fine_key, n, ab.FINE, create)
         else:
-            ef = _find(table.slots, table.keys, fine_key)
-        if ef >= 0 and table.nact[ef] != n:
-            table.meta[M_MISMATCH] += 1
+            tf, ef = _peek(own, chunk, direct, fine_key)
+        if ef >= 0 and tf.nact[ef] != n:
+            mine.meta[M_MISMATCH] += 1
             ef = -1
     if by_letter:
-        _spread(table.regret, table.offset[ec] if ec >= 0 else -1, True, letters, n, sig_c)
+        _spread(tc.regret, tc.offset[ec] if ec >= 0 else -1, True, letters, n, sig_c)
     elif ec >= 0:
-        _regret_matching(table.regret, table.offset[ec], n, sig_c)
+        _regret_matching(tc.regret, tc.offset[ec], n, sig_c)
     else:
         for j in range(n):
             sig_c[j] = 1.0 / n
     if ef >= 0:
-        _regret_matching(table.regret, table.offset[ef], n, sig_f)
+        _regret_matching(tf.regret, tf.offset[ef], n, sig_f)
     else:
         for j in range(n):
             sig_f[j] = sig_c[j]
-    use_fine = ef >= 0 and table.visits[ef] >= cfg[CFG_FINE_VISITS]
+    use_fine = ef >= 0 and tf.visits[ef] >= cfg[CFG_FINE_VISITS]
     for j in range(n):
         sig[j] = sig_f[j] if use_fine else sig_c[j]
     return ef, ec
@@ -527,10 +757,12 @@ def _deal_world(world, state, rules, buf, rng):
 
 
 @jit
-def _probe(seat, own, opp, cfg, rules, rng, ws, d, action, league, foe):
+def _probe(seat, own, opp, cfg, rules, rng, ws, d, action, league, foe, chunk, direct):
     """One playout after `action` at depth d, both seats on their current policies
     (the opponent's is league player `foe` when foe >= 0; no inserts); returns its
-    payoff for `seat` and counts its nodes in ws.frames."""
+    payoff for `seat` and counts its nodes in ws.frames. Own policies are read through
+    the chunk (`_peek`)."""
+    mine = _mine(own, chunk, direct)
     state = ws.probe_state
     know = ws.probe_know
     before = ws.probe_before
@@ -547,7 +779,7 @@ def _probe(seat, own, opp, cfg, rules, rng, ws, d, action, league, foe):
     while state[k.S_PHASE] != k.PH_TERMINAL:
         nodes += 1
         if nodes > MAX_DEPTH:
-            own.meta[M_DEEP] += 1
+            mine.meta[M_DEEP] += 1
             break
         cur = k.current_player(state)
         if cur == k.CHANCE_PLAYER:
@@ -564,16 +796,17 @@ def _probe(seat, own, opp, cfg, rules, rng, ws, d, action, league, foe):
                 fk, ck, n, letters = _keys(ws, MAX_DEPTH - 1, cfg, state, rules, know,
                                            cur, legal, m, abst)
                 if cur == seat:
-                    _own_policy(own, cfg, fk, ck, n, letters, False, sig, sig_c, sig_f)
+                    _own_policy(own, chunk, direct, cfg, fk, ck, n, letters, False, sig,
+                                sig_c, sig_f)
                 else:
                     _opponent_policy(opp, cfg, fk, ck, n, letters, sig, sig_c, sig_f,
-                                     own.meta)
+                                     mine.meta)
                 j = _pick(sig, n, rng)
                 a = legal[_concrete(abst, m, j, rng)]
         before[:] = state
         k.apply_action(state, rules, a)
         ab._observe(know, before, a, state, rules)
-    own.meta[M_PROBES] += 1
+    mine.meta[M_PROBES] += 1
     ws.frames[MAX_DEPTH - 1, 0] += nodes
     return _payoff(state, seat)
 
@@ -634,11 +867,14 @@ def _update_letters(table, e, n, vals, level_sig, letters):
 
 
 @jit
-def _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe):
+def _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe, chunk, direct):
     """One traversal for `seat` from ws.states[0]/ws.knows[0] (the module docstring
     says how it samples), against the opponent's table, or against league player `foe`
     (an index into `league`) when foe >= 0. Iterative (an explicit stack of depths).
-    Returns the number of nodes visited, probes included."""
+    Writes go to the tables themselves when `direct` (one worker per seat), else to
+    `chunk` (merged after the batch). Returns the number of nodes visited, probes
+    included."""
+    mine = _mine(own, chunk, direct)
     d = 0
     entering = True
     ret = 0.0
@@ -659,7 +895,7 @@ def _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe):
                 entering = False
                 continue
             if d + 2 >= MAX_DEPTH:
-                own.meta[M_DEEP] += 1
+                mine.meta[M_DEEP] += 1
                 ret = 0.0
                 entering = False
                 continue
@@ -697,24 +933,27 @@ def _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe):
             sig_f = ws.sig_f[d]
             if cur != seat:
                 ef, ec = _opponent_policy(opp, cfg, fk, ck, n, letters, sig, sig_c, sig_f,
-                                          own.meta)
+                                          mine.meta)
                 # external sampling: the opponent's average strategy, at its own level
                 if own_average:
                     ec = -1
                     ef = -1
                 if ec >= 0:
-                    off = opp.offset[ec]
-                    for j in range(n):
-                        opp.ssum[off + letters.letter_of[j]] += sig_c[j]
+                    total, off = _their_sum(opp, chunk, direct, ec)
+                    if off >= 0:
+                        for j in range(n):
+                            total[off + letters.letter_of[j]] += sig_c[j]
                 if ef >= 0:
-                    off = opp.offset[ef]
-                    for j in range(n):
-                        opp.ssum[off + j] += sig_f[j]
+                    total, off = _their_sum(opp, chunk, direct, ef)
+                    if off >= 0:
+                        for j in range(n):
+                            total[off + j] += sig_f[j]
                 j = _pick(sig, n, rng)
                 _child(ws, d, rules, legal[_concrete(abst, m, j, rng)])
                 d += 1
                 continue
-            ef, ec = _own_policy(own, cfg, fk, ck, n, letters, True, sig, sig_c, sig_f)
+            ef, ec = _own_policy(own, chunk, direct, cfg, fk, ck, n, letters, True, sig,
+                                 sig_c, sig_f)
             frames[d, F_FINE] = ef
             frames[d, F_COARSE] = ec
             if own_average:
@@ -722,23 +961,23 @@ def _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe):
                 # on-policy (their frequency carries it)
                 w = reach[d]
                 if ec >= 0:
-                    off = own.offset[ec]
+                    off = mine.offset[ec]
                     for j in range(n):
-                        own.ssum[off + letters.letter_of[j]] += w * sig_c[j]
+                        mine.ssum[off + letters.letter_of[j]] += w * sig_c[j]
                 if ef >= 0:
-                    off = own.offset[ef]
+                    off = mine.offset[ef]
                     for j in range(n):
-                        own.ssum[off + j] += w * sig_f[j]
+                        mine.ssum[off + j] += w * sig_f[j]
             # regret of the played level decides pruning
-            played = ef if (ef >= 0 and own.visits[ef] >= cfg[CFG_FINE_VISITS]) else ec
+            played = ef if (ef >= 0 and mine.visits[ef] >= cfg[CFG_FINE_VISITS]) else ec
             vals = ws.vals[d]
             for j in range(n):
                 vals[j] = 0.0
                 slot = letters.letter_of[j] if played == ec else j
-                if played >= 0 and _prunable(cfg, own.regret, own.offset[played], slot, j,
+                if played >= 0 and _prunable(cfg, mine.regret, mine.offset[played], slot, j,
                                              sig, sig_c, sig_f, rng):
                     vals[j] = np.nan
-                    own.meta[M_PRUNED] += 1
+                    mine.meta[M_PRUNED] += 1
             if frames[d, F_BRANCH] * n <= max_branching:
                 frames[d, F_KIND] = EXPAND
                 frames[d + 1, F_BRANCH] = frames[d, F_BRANCH] * n
@@ -761,7 +1000,8 @@ def _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe):
                 for jj in range(n):
                     if jj != j and not np.isnan(vals[jj]):
                         vals[jj] = _probe(seat, own, opp, cfg, rules, rng, ws, d,
-                                          legal[_concrete(abst, m, jj, rng)], league, foe)
+                                          legal[_concrete(abst, m, jj, rng)], league, foe,
+                                          chunk, direct)
             _child(ws, d, rules, legal[_concrete(abst, m, j, rng)])
             d += 1
             continue
@@ -791,12 +1031,12 @@ def _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe):
         else:
             vals[frames[d, F_CHOSEN]] = ret
         if cfg[CFG_COARSE_LETTERS] > 0:
-            _update_letters(own, frames[d, F_COARSE], n, vals, ws.sig_c[d],
+            _update_letters(mine, frames[d, F_COARSE], n, vals, ws.sig_c[d],
                             Letters(frames[d, F_WIDTH], ws.letter_of[d], ws.size[d],
                                     ws.letter_buf))
         else:
-            _update(own, frames[d, F_COARSE], n, vals, ws.sig_c[d])
-        _update(own, frames[d, F_FINE], n, vals, ws.sig_f[d])
+            _update(mine, frames[d, F_COARSE], n, vals, ws.sig_c[d])
+        _update(mine, frames[d, F_FINE], n, vals, ws.sig_f[d])
         value = 0.0
         sig = ws.sig[d]
         for j in range(n):
@@ -807,29 +1047,83 @@ def _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe):
 
 @jit
 def _run_worker(seat, iterations, cfg, rules, rng, own, opp, league):
-    """Run `iterations` traversals for `seat`; returns the number of nodes visited.
-    With CFG_SHARED_WORLD each traversal deals its hidden cards at its start
-    (_deal_world: the lazy deal's law).
-    A share CFG_LEAGUE_SHARE of them (when `league` has players) meets a league player
-    drawn uniformly instead of the opponent's table; no draw is made otherwise, so a
-    run without a league consumes its random stream exactly as before."""
+    """Run `iterations` traversals for `seat`, writing the tables directly (one worker
+    per seat: it writes its own regrets and the opponent's average sums, reads the
+    opponent's snapshot); returns the number of nodes visited. _start_traversal says
+    how each traversal starts."""
+    ws = _workspace()
+    chunk = _no_chunk()
+    visited = 0
+    for _ in range(iterations):
+        foe = _start_traversal(cfg, rules, rng, ws, league)
+        visited += _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe, chunk, True)
+    return visited
+
+
+@jit
+def _run_chunk(seat, iterations, cfg, rules, rng, own, opp, league, chunk):
+    """Run up to `iterations` traversals of one chunk for `seat`, reading the tables
+    (frozen during the batch) and writing only `chunk`; stops early, before a
+    traversal, when the chunk's overlay is crowded (the caller grows it and calls again:
+    the traversals do not depend on where they were split). Returns (traversals done,
+    nodes visited)."""
     ws = _workspace()
     visited = 0
+    done = 0
+    while done < iterations:
+        if _crowded(chunk.mine) or _crowded(chunk.theirs):
+            break
+        foe = _start_traversal(cfg, rules, rng, ws, league)
+        visited += _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe, chunk, False)
+        done += 1
+    return done, visited
+
+
+@jit
+def _start_traversal(cfg, rules, rng, ws, league):
+    """Set up one traversal's root in ws and return its league opponent (-1: the
+    table). With CFG_SHARED_WORLD the traversal deals its hidden cards at its start
+    (_deal_world: the lazy deal's law). A share CFG_LEAGUE_SHARE of traversals (when
+    `league` has players) meets a league player drawn uniformly instead of the
+    opponent's table; no draw is made otherwise, so a run without a league consumes its
+    random stream exactly as before."""
+    foe = -1
     players = league.kinds.shape[0]
     share = cfg[CFG_LEAGUE_SHARE]
-    for _ in range(iterations):
-        foe = -1
-        if players > 0 and share > 0 and _uniform(rng) < share:
-            foe = _below(rng, players)
-        ws.states[0, :] = k.initial_state(rules)
-        if cfg[CFG_SHARED_WORLD] > 0:
-            # one world for the whole traversal: every action value it estimates, the
-            # followed path's and the probes', faces the same hidden cards
-            _deal_world(ws.world, ws.states[0], rules, ws.deal_buf, rng)
-            ws.states[0, :] = ws.world
-        ws.knows[0, :] = ab._initial_knowledge(ws.states[0], rules)
-        visited += _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe)
-    return visited
+    if players > 0 and share > 0 and _uniform(rng) < share:
+        foe = _below(rng, players)
+    ws.states[0, :] = k.initial_state(rules)
+    if cfg[CFG_SHARED_WORLD] > 0:
+        # one world for the whole traversal: every action value it estimates, the
+        # followed path's and the probes', faces the same hidden cards
+        _deal_world(ws.world, ws.states[0], rules, ws.deal_buf, rng)
+        ws.states[0, :] = ws.world
+    ws.knows[0, :] = ab._initial_knowledge(ws.states[0], rules)
+    return foe
+
+
+@jit
+def _no_chunk():
+    """A placeholder Chunk for direct traversals (never read)."""
+    return Chunk(_overlay_table(1, 1, 1), _overlay_table(1, 1, 1),
+                 np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64),
+                 np.zeros(1, dtype=np.float64), np.zeros(C_SIZE, dtype=np.int64))
+
+
+@jit
+def _overlay_table(entries, actions, sums):
+    """An empty Table of `entries` entries and `actions` regret slots (`sums` average
+    sum slots), slots twice the entries (a power of two)."""
+    cap = 2
+    while cap < 2 * entries:
+        cap *= 2
+    meta = np.zeros(M_SIZE, dtype=np.int64)
+    meta[M_SLOT_CAPACITY] = max(actions, sums)
+    return Table(np.full(cap, -1, dtype=np.int64), np.zeros(entries, dtype=np.int64),
+                 np.zeros(entries, dtype=np.int8), np.zeros(entries, dtype=np.int64),
+                 np.zeros(entries, dtype=np.int64), np.zeros(entries, dtype=np.int64),
+                 np.zeros(entries, dtype=np.int8), np.zeros(actions, dtype=np.float64),
+                 np.zeros(sums, dtype=np.float64), np.zeros(1, dtype=np.float32), meta)
 
 
 @jit

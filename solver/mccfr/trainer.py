@@ -18,7 +18,7 @@ from game_def.core import rules_array
 from game_def.errors import RobinWoodError
 from game_def.variant import Variant
 
-from solver.jobs import in_both_seats
+from solver.jobs import in_both_seats, in_workers
 from solver.mccfr import _kernels as kern
 from solver.mccfr._abstraction import COARSE, FINE
 from solver.scripted import HELD_OUT_KINDS, LEAGUE_KINDS, LEAGUE_NAMES, default_params
@@ -30,6 +30,7 @@ FINE_KEYS = ("codes", "classes")
 # keys, level, offset, nact, visits, ready + about two slots (load <= 1/2)
 BYTES_PER_ENTRY = 8 + 1 + 8 + 8 + 8 + 1 + 8 * 2
 BYTES_PER_ACTION = 8 + 8 + 4      # regret, ssum (float64), snap (float32)
+MAX_CHUNKS = 256
 
 
 class MCCFRError(RobinWoodError):
@@ -42,6 +43,13 @@ class MCCFRConfig:
 
     batch_iterations: traversals per seat between two snapshots of the opponent's
     policy (and between two discounts). Results depend on it, not on `workers`.
+    chunks: work units each seat's batch is cut into (docs/mccfr.md, "Workers"): a
+    chunk reads the tables as they were at the batch start plus its own updates, and
+    the chunks' updates are merged in chunk order after the batch, so that `workers`
+    threads (any number) give the same tables. 1: one unit per seat, the scheme of
+    earlier versions (bit-identical tables); more chunks let more workers share a batch.
+    workers: threads that run the chunks (2 * chunks units per batch); tables do not
+    depend on it.
     max_branching: every traverser action is expanded while the expanded branchings
     on the path multiply to at most this; beyond, one action is followed and the
     others are probed (docs/mccfr.md).
@@ -91,6 +99,7 @@ class MCCFRConfig:
     league_share: float = 0.0
     shared_world: bool = False
     batch_iterations: int = 200
+    chunks: int = 1
     workers: int = 2
     seed: int = 0
     max_table_bytes: int = 8 * 1024**3
@@ -117,8 +126,12 @@ class MCCFRConfig:
             raise MCCFRError("fine_key='classes' refines letters: with coarse_actions="
                              "'classes' the coarse key already hashes the class set; add "
                              "--coarse-actions letters or keep --fine-key codes")
-        if self.workers not in (1, 2):
-            raise MCCFRError(f"workers must be 1 or 2 (one per seat), got {self.workers}")
+        if not _is_count(self.workers):
+            raise MCCFRError(f"workers must be an integer of at least 1, got "
+                             f"{self.workers!r}")
+        if not _is_count(self.chunks) or self.chunks > MAX_CHUNKS:
+            raise MCCFRError(f"chunks must be an integer from 1 to {MAX_CHUNKS}, got "
+                             f"{self.chunks!r}")
         if self.batch_iterations < 1:
             raise MCCFRError(f"batch_iterations must be at least 1, got "
                              f"{self.batch_iterations}")
@@ -168,7 +181,7 @@ class MCCFRConfig:
                 "league_opponents": list(self.league_opponents),
                 "league_share": self.league_share,
                 "shared_world": self.shared_world,
-                "batch_iterations": self.batch_iterations}
+                "batch_iterations": self.batch_iterations, "chunks": self.chunks}
 
     def settings_array(self) -> np.ndarray:
         """The kernels' view of the settings (solver.mccfr._kernels CFG_*)."""
@@ -192,6 +205,11 @@ class MCCFRConfig:
         return kern.League(
             np.array([LEAGUE_KINDS[name] for name in self.league_opponents], dtype=np.int64),
             np.array([default_params(name) for name in self.league_opponents]))
+
+
+def _is_count(value) -> bool:
+    """An integer of at least 1 (not a bool, not a float)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value >= 1
 
 
 def _slot_count(entries: int) -> int:
@@ -354,6 +372,73 @@ class SeatTable:
         return coarse | ((self.level[:e] == FINE) & (self.visits[:e] >= fine_visits))
 
 
+class ChunkBuffer:
+    """One work unit's private overlay of the tables (kern.Chunk; docs/mccfr.md,
+    "Workers"): `mine`, the traverser's entries it touched; `theirs`, the average sums
+    it gives the opponent's entries. Kept between batches (emptied at each) and doubled
+    when a traversal is about to start with more than half of it used."""
+
+    def __init__(self, entries: int = 1 << 12, actions: int = 1 << 15):
+        self.mine = SeatTable(entries, actions)
+        self.theirs = SeatTable(entries, actions)
+        self.origin = np.zeros(entries, dtype=np.int64)
+        self.start_visits = np.zeros(entries, dtype=np.int64)
+        self.start = np.zeros(actions, dtype=np.float64)
+        self.counts = np.zeros(kern.C_SIZE, dtype=np.int64)
+
+    def kernel_view(self) -> "kern.Chunk":
+        """The arrays as the kernels' Chunk (rebuilt after growth)."""
+        return kern.Chunk(self.mine.kernel_view(), self.theirs.kernel_view(), self.origin,
+                          self.start_visits, self.start, self.counts)
+
+    def _grow(self) -> None:
+        """Double whatever is more than half used (contents kept)."""
+        unlimited = 1 << 62
+        for t in (self.mine, self.theirs):
+            t.grow_if_needed(t.entries, t.action_slots, unlimited)
+        for name, size in (("origin", len(self.mine.keys)),
+                           ("start_visits", len(self.mine.keys)),
+                           ("start", len(self.mine.regret))):
+            old = getattr(self, name)
+            if len(old) < size:
+                new = np.zeros(size, dtype=old.dtype)
+                new[:len(old)] = old
+                setattr(self, name, new)
+
+    def run(self, seat: int, iterations: int, first: bool, solver: "MCCFRSolver",
+            rng: np.ndarray, own: "kern.Table", opp: "kern.Table") -> int:
+        """Empty the chunk and run its `iterations` traversals for `seat` on `rng`
+        (`first`: the seat's first chunk); returns the nodes visited."""
+        kern._clear_chunk(self.kernel_view(), first)
+        nodes = 0
+        while iterations > 0:
+            done, visited = kern._run_chunk(seat, iterations, solver.cfg, solver.rules, rng,
+                                            own, opp, solver.league, self.kernel_view())
+            nodes += visited
+            iterations -= done
+            if iterations > 0:
+                self._grow()
+        return nodes
+
+
+def chunk_sizes(iterations: int, chunks: int) -> list[int]:
+    """A seat's traversals per chunk: `iterations` cut into `chunks` nearly equal parts
+    (the first ones one larger), whatever the number of workers."""
+    base, extra = divmod(iterations, chunks)
+    return [base + (1 if c < extra else 0) for c in range(chunks)]
+
+
+def chunk_streams(seat_stream: np.ndarray, seat: int, chunks: int) -> list[np.ndarray]:
+    """Each chunk's random stream for a batch: the first chunk continues the seat's own
+    stream (in place, so one chunk draws what one worker per seat drew); chunk c >= 1
+    gets a state hashed (SeedSequence) from the seat stream's state at the batch start,
+    the seat and c, so that nothing but the checkpointed seat streams is needed."""
+    state = int(seat_stream[0])
+    return [seat_stream] + [
+        np.random.SeedSequence([state, seat, c]).generate_state(1, dtype=np.uint64)
+        for c in range(1, chunks)]
+
+
 class MCCFRSolver:
     """Batches of sampled CFR traversals over the abstraction, both seats per batch."""
 
@@ -373,6 +458,8 @@ class MCCFRSolver:
         self.batches = 0
         self.nodes = 0
         self.table_full = False
+        # per seat, its chunks' overlays (work buffers, not part of the run's state)
+        self.chunk_buffers = [[ChunkBuffer() for _ in range(config.chunks)] for _ in (0, 1)]
 
     @property
     def iterations(self) -> int:
@@ -424,18 +511,31 @@ class MCCFRSolver:
         kern._refresh_snapshot(views[0], 1)
         kern._run_worker(0, 1, self.cfg, self.rules, self.rngs[0].copy(), views[0], views[1],
                          self.league)
+        buffer = ChunkBuffer(16, 256)
+        buffer.run(0, 1, True, self, self.rngs[0].copy(), views[0], views[1])
+        kern._merge_mine(views[0], buffer.kernel_view())
+        kern._merge_theirs(views[1], buffer.kernel_view())
         kern._discount(views[0], 1.0, 1.0, 1.0)
         out = np.empty(max(scratch[0].action_slots, 1), dtype=np.float32)
         kern._normalise_average(views[0], scratch[0].entries, scratch[0].action_slots, out)
 
     def _in_both_seats(self, work: Callable[[int], None]) -> None:
-        """Run work(0) and work(1), in two threads when the run has two workers (the
-        kernels release the GIL)."""
+        """Run work(0) and work(1), in two threads when the run has two workers or more
+        (the kernels release the GIL)."""
         in_both_seats(work, self.config.workers)
 
     def run_batch(self) -> None:
-        """One batch: the previous batch's weighting, table growth and the snapshot
-        (each seat's table in its own thread), then both seats' traversals."""
+        """One batch: `_prepare` the tables, then both seats' chunks of traversals on
+        the workers (`_traverse_chunks`) and their merge, each seat's table in chunk
+        order (`_merge_chunks`)."""
+        views = self._prepare()
+        self.nodes += self._traverse_chunks(views)
+        self._merge_chunks(views)
+        self.batches += 1
+
+    def _prepare(self) -> list:
+        """The previous batch's weighting, table growth and the snapshot, each seat's
+        table in its own thread; returns the tables' kernel views for the batch."""
         cfg = self.config
         budget = cfg.max_table_bytes // 2
         factors = self._weights()
@@ -451,19 +551,38 @@ class MCCFRSolver:
 
         self._in_both_seats(prepare)
         self.table_full = self.table_full or any(full)
-        views = [t.kernel_view() for t in self.tables]
-        nodes = [0, 0]
+        return [t.kernel_view() for t in self.tables]
 
-        def traverse(seat: int) -> None:
-            # Each worker writes its own regrets and the opponent's average-strategy
-            # sums: no array is written by both.
-            nodes[seat] = kern._run_worker(seat, cfg.batch_iterations, self.cfg,
-                                           self.rules, self.rngs[seat], views[seat],
-                                           views[1 - seat], self.league)
+    def _traverse_chunks(self, views: list) -> int:
+        """Every chunk of both seats on `workers` threads; returns the nodes visited.
+        A chunk reads the tables (not written during this phase) and writes only its
+        own buffer, so which thread runs which chunk, and when, changes nothing."""
+        cfg = self.config
+        sizes = chunk_sizes(cfg.batch_iterations, cfg.chunks)
+        streams = [chunk_streams(self.rngs[seat], seat, cfg.chunks) for seat in (0, 1)]
+        # seat-major within a chunk index: the two seats' first chunks start first
+        units = [(seat, c) for c in range(cfg.chunks) for seat in (0, 1)]
+        nodes = [0] * len(units)
 
-        self._in_both_seats(traverse)
-        self.nodes += nodes[0] + nodes[1]
-        self.batches += 1
+        def traverse(unit: int) -> None:
+            seat, c = units[unit]
+            nodes[unit] = self.chunk_buffers[seat][c].run(
+                seat, sizes[c], c == 0, self, streams[seat][c], views[seat], views[1 - seat])
+
+        in_workers(traverse, len(units), cfg.workers)
+        return sum(nodes)
+
+    def _merge_chunks(self, views: list) -> None:
+        """Each seat's table takes its own chunks' regrets, visits and new entries, then
+        the other seat's chunks' average sums, in chunk order (the two tables in
+        parallel: no array is written by both)."""
+        def merge(seat: int) -> None:
+            for buffer in self.chunk_buffers[seat]:
+                kern._merge_mine(views[seat], buffer.kernel_view())
+            for buffer in self.chunk_buffers[1 - seat]:
+                kern._merge_theirs(views[seat], buffer.kernel_view())
+
+        self._in_both_seats(merge)
 
     def _weights(self):
         """Discount factors owed for the batches done so far (applied before the next
