@@ -218,8 +218,13 @@ def simulate(variant_text, rounds, matches, seed, as_json, **params):
               help="mccfr: each traversal deals the hidden cards at its start, so that "
                    "all its action values face one world (less noise in the regrets; "
                    "docs/mccfr.md, \"Shared worlds\").")
-@click.option("--workers", type=click.IntRange(1, 2), default=2, show_default=True,
-              help="mccfr: worker threads (one per seat; results do not depend on it).")
+@click.option("--workers", type=click.IntRange(1, 1024), default=2, show_default=True,
+              help="mccfr: worker threads sharing each batch's chunks (results do not "
+                   "depend on it; docs/mccfr.md, \"Workers\").")
+@click.option("--chunks", type=click.IntRange(1, 256), default=None,
+              help="mccfr: work units per seat and batch (part of the run: tables depend "
+                   "on it, not on --workers); default: MCCFRConfig.chunks; 1 is the "
+                   "scheme of runs made before it (docs/mccfr.md, \"Workers\").")
 @click.option("--max-table-gb", type=Number(min=0.0625), default=8.0, show_default=True,
               help="mccfr: memory cap of the strategy table.")
 @click.option("--snapshot-minutes", type=str, default="",
@@ -247,8 +252,8 @@ def simulate(variant_text, rounds, matches, seed, as_json, **params):
 @click.option("--json", "as_json", is_flag=True, help="Print the final summary as JSON.")
 def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterations,
           seconds, minutes, levels, sure_wins, weighting, league_opponents, league_share,
-          coarse_actions, fine_key, shared_world, workers, max_table_gb, snapshot_minutes,
-          out, resume,
+          coarse_actions, fine_key, shared_world, workers, chunks, max_table_gb,
+          snapshot_minutes, out, resume,
           checkpoint_every, eval_every, eval_every_iterations,
           max_memory_gb,
           symmetry, seed, as_json, **params):
@@ -282,7 +287,7 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
             raise click.UsageError("give --eval-every (seconds) or --eval-every-iterations, "
                                    "not both")
         refuse_unless(ctx, ["minutes", "levels", "sure_wins", "weighting", "workers",
-                            "max_table_gb", "snapshot_minutes", "league_opponents",
+                            "chunks", "max_table_gb", "snapshot_minutes", "league_opponents",
                             "league_share", "coarse_actions", "fine_key", "shared_world"],
                       f"is for --algo mccfr; the exact solver ({algo}) stops on "
                       f"--seconds, --iterations or --target-exploitability")
@@ -292,7 +297,7 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
         return _solve_mccfr(variant, out, iterations, seconds, minutes, levels, sure_wins,
                             weighting, workers, max_table_gb, snapshot_minutes, resume,
                             checkpoint_every, seed, as_json, league, league_share,
-                            coarse_actions, shared_world, fine_key)
+                            coarse_actions, shared_world, fine_key, chunks)
     config = SolveConfig(
         variant=variant, algo=algorithm(algo, alpha, beta, gamma), out=Path(out),
         target_exploitability=target_exploitability, max_iterations=iterations,
@@ -333,7 +338,7 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
 def _solve_mccfr(variant, out, iterations, seconds, minutes, levels, sure_wins, weighting,
                  workers, max_table_gb, snapshot_minutes, resume, checkpoint_every, seed,
                  as_json, league_opponents=(), league_share=0.0, coarse_actions="classes",
-                 shared_world=False, fine_key="codes"):
+                 shared_world=False, fine_key="codes", chunks=None):
     from pathlib import Path
 
     from solver.mccfr.trainer import MCCFRConfig
@@ -355,7 +360,7 @@ def _solve_mccfr(variant, out, iterations, seconds, minutes, levels, sure_wins, 
                          max_table_bytes=int(max_table_gb * 1024**3),
                          league_opponents=league_opponents, league_share=league_share,
                          coarse_actions=coarse_actions, shared_world=shared_world,
-                         fine_key=fine_key)
+                         fine_key=fine_key, **({} if chunks is None else {"chunks": chunks}))
     quiet = as_json
     bar = tqdm(total=seconds, unit="s", file=sys.stderr, disable=quiet or None,
                desc="training", bar_format="{desc}: {percentage:3.0f}%|{bar}| "

@@ -56,10 +56,23 @@ def _load_checkpoint(path: Path, config: MCCFRConfig) -> tuple[MCCFRSolver, dict
     info["config"].setdefault("coarse_actions", "classes")   # ... before letters
     info["config"].setdefault("shared_world", False)   # ... before shared worlds
     info["config"].setdefault("fine_key", "codes")   # ... before the classes fine key
+    info["config"].setdefault("chunks", 1)   # ... before chunks: one unit per seat
+    _refuse_other_chunks(path, info["config"], config)
     if info["config"] != _config_json(config):
         raise MCCFRError(f"checkpoint {path} is for {info['config']}, not "
                          f"{_config_json(config)}; use another --out or the same settings")
     return MCCFRSolver.from_state_arrays(config, arrays), info
+
+
+def _refuse_other_chunks(path: Path, recorded: dict, config: MCCFRConfig) -> None:
+    """A checkpoint that differs from `config` only in its chunk count names the fix
+    (runs written before chunks existed read as chunks=1, the scheme they used)."""
+    ours = _config_json(config)
+    differ = {key for key in set(ours) | set(recorded) if ours.get(key) != recorded.get(key)}
+    if differ == {"chunks"}:
+        raise MCCFRError(f"checkpoint {path} was trained with {recorded['chunks']} chunk(s) "
+                         f"per seat, not {config.chunks}; resume it with --chunks "
+                         f"{recorded['chunks']}")
 
 
 def _write_checkpoint(path: Path, config: MCCFRConfig, solver: MCCFRSolver, elapsed: float,
@@ -124,7 +137,8 @@ def solve_mccfr(config: MCCFRConfig, out: Path, *, max_seconds: float | None = N
         solver = MCCFRSolver(config)
     say(f"Monte Carlo CFR (probe sampling, {config.levels} levels, {config.weighting} "
         f"weighting, "
-        f"{config.workers} worker{'s' if config.workers > 1 else ''}) on {config.variant}")
+        f"{config.workers} worker{'s' if config.workers > 1 else ''}, {config.chunks} "
+        f"chunk{'s' if config.chunks > 1 else ''} a seat) on {config.variant}")
 
     def done() -> bool:
         if max_iterations is not None and solver.iterations >= max_iterations:
