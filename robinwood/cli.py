@@ -221,10 +221,10 @@ def simulate(variant_text, rounds, matches, seed, as_json, **params):
 @click.option("--workers", type=click.IntRange(1, 1024), default=2, show_default=True,
               help="mccfr: worker threads sharing each batch's chunks (results do not "
                    "depend on it; docs/mccfr.md, \"Workers\").")
-@click.option("--chunks", type=click.IntRange(1, 256), default=None,
+@click.option("--chunks", type=click.IntRange(1, 256), default=8, show_default=True,
               help="mccfr: work units per seat and batch (part of the run: tables depend "
-                   "on it, not on --workers); default: MCCFRConfig.chunks; 1 is the "
-                   "scheme of runs made before it (docs/mccfr.md, \"Workers\").")
+                   "on it, not on --workers); 1 is the scheme of runs made before it "
+                   "(docs/mccfr.md, \"Workers\").")
 @click.option("--max-table-gb", type=Number(min=0.0625), default=8.0, show_default=True,
               help="mccfr: memory cap of the strategy table.")
 @click.option("--snapshot-minutes", type=str, default="",
@@ -338,7 +338,7 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
 def _solve_mccfr(variant, out, iterations, seconds, minutes, levels, sure_wins, weighting,
                  workers, max_table_gb, snapshot_minutes, resume, checkpoint_every, seed,
                  as_json, league_opponents=(), league_share=0.0, coarse_actions="classes",
-                 shared_world=False, fine_key="codes", chunks=None):
+                 shared_world=False, fine_key="codes", chunks=8):
     from pathlib import Path
 
     from solver.mccfr.trainer import MCCFRConfig
@@ -360,7 +360,7 @@ def _solve_mccfr(variant, out, iterations, seconds, minutes, levels, sure_wins, 
                          max_table_bytes=int(max_table_gb * 1024**3),
                          league_opponents=league_opponents, league_share=league_share,
                          coarse_actions=coarse_actions, shared_world=shared_world,
-                         fine_key=fine_key, **({} if chunks is None else {"chunks": chunks}))
+                         fine_key=fine_key, chunks=chunks)
     quiet = as_json
     bar = tqdm(total=seconds, unit="s", file=sys.stderr, disable=quiet or None,
                desc="training", bar_format="{desc}: {percentage:3.0f}%|{bar}| "

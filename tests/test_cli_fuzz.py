@@ -69,6 +69,8 @@ WORK = {
     "--minutes": small_or_bad_float(1e-4, 3e-3, MAX_MINUTES),
     "--mccfr-seconds": small_or_bad_float(0.01, 0.3, MAX_SECONDS),
     "--mccfr-iterations": small_or_bad_int(1, 3),
+    # threads and work units of a Monte Carlo CFR batch (sweep's --workers too)
+    "--workers": small_or_bad_int(1, 4), "--chunks": small_or_bad_int(1, 4),
 }
 # Decks named on purpose: the big ones would be real work, unnamed ones are refused.
 DECKS = st.one_of(st.sampled_from(["rspx", "Robin+Sheriff+Peasant+Traitor", "standrd",

@@ -6,11 +6,15 @@ per seat is the scheme of one worker per seat."""
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
 import game_def
+from robinwood.cli import cli
+from solver.mccfr.job import solve_mccfr
 from solver.mccfr import kernels as kern
 from solver.mccfr.trainer import MCCFRConfig, MCCFRError, MCCFRSolver, chunk_sizes
 
@@ -126,3 +130,54 @@ def test_chunk_sizes_cover_the_batch_whatever_the_workers():
 def test_bad_counts_are_refused(field, value):
     with pytest.raises(MCCFRError, match=field):
         MCCFRConfig(RSPX4, **{field: value})
+
+
+def _drop_chunks_from_checkpoint(path) -> None:
+    """Rewrite a checkpoint as the code before chunks wrote it (no "chunks" setting)."""
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {name: data[name] for name in data.files}
+    info = json.loads(str(arrays.pop("info")))
+    del info["config"]["chunks"]
+    np.savez(path, info=np.array(json.dumps(info)), **arrays)
+
+
+def test_a_checkpoint_from_before_chunks_resumes_as_one_chunk_or_names_the_fix(tmp_path):
+    one = MCCFRConfig(RSPX4, batch_iterations=50, seed=7, chunks=1)
+    solve_mccfr(one, tmp_path / "whole", max_iterations=200)
+    solve_mccfr(one, tmp_path / "old", max_iterations=100)
+    _drop_chunks_from_checkpoint(tmp_path / "old" / "checkpoint.npz")
+    with pytest.raises(MCCFRError, match=r"trained with 1 chunk\(s\) per seat, not 4; "
+                                         r"resume it with --chunks 1$"):
+        solve_mccfr(dataclasses.replace(one, chunks=4), tmp_path / "old",
+                    max_iterations=200, resume=True)
+    solve_mccfr(dataclasses.replace(one, workers=4), tmp_path / "old", max_iterations=200,
+                resume=True)
+    whole = np.load(tmp_path / "whole" / "table.npz")
+    resumed = np.load(tmp_path / "old" / "table.npz")
+    assert sorted(whole.files) == sorted(resumed.files)
+    for name in whole.files:
+        assert np.array_equal(whole[name], resumed[name]), name
+
+
+@pytest.mark.parametrize("value, needle", [("0", "0 is not in the range 1<=x<=1024"),
+                                           ("-2", "-2 is not in the range"),
+                                           ("1.5", "'1.5' is not a valid integer"),
+                                           ("two", "'two' is not a valid integer")])
+def test_cli_refuses_bad_worker_counts_in_one_line(tmp_path, value, needle):
+    result = CliRunner().invoke(cli, ["solve", "--variant", "rspx:max_turns=3", "--algo",
+                                      "mccfr", "--iterations", "200", "--workers", value,
+                                      "--out", str(tmp_path / "run")])
+    assert result.exit_code == 2
+    assert needle in result.output and "--workers" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_cli_trains_on_four_workers_and_records_the_chunks(tmp_path):
+    out = tmp_path / "run"
+    result = CliRunner().invoke(cli, ["solve", "--variant", "rspx:max_turns=3", "--algo",
+                                      "mccfr", "--iterations", "200", "--workers", "4",
+                                      "--chunks", "3", "--out", str(out), "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    assert summary["workers"] == 4 and summary["algorithm"]["chunks"] == 3
+    assert summary["iterations"] == 200 and summary["infosets"] > 0

@@ -47,7 +47,8 @@ class MCCFRConfig:
     chunk reads the tables as they were at the batch start plus its own updates, and
     the chunks' updates are merged in chunk order after the batch, so that `workers`
     threads (any number) give the same tables. 1: one unit per seat, the scheme of
-    earlier versions (bit-identical tables); more chunks let more workers share a batch.
+    earlier versions (bit-identical tables); 8 (the default) lets more workers share a
+    batch, and converged no worse (docs/mccfr.md, "Workers").
     workers: threads that run the chunks (2 * chunks units per batch); tables do not
     depend on it.
     max_branching: every traverser action is expanded while the expanded branchings
@@ -99,7 +100,7 @@ class MCCFRConfig:
     league_share: float = 0.0
     shared_world: bool = False
     batch_iterations: int = 200
-    chunks: int = 1
+    chunks: int = 8
     workers: int = 2
     seed: int = 0
     max_table_bytes: int = 8 * 1024**3
@@ -408,7 +409,12 @@ class ChunkBuffer:
     def run(self, seat: int, iterations: int, first: bool, solver: "MCCFRSolver",
             rng: np.ndarray, own: "kern.Table", opp: "kern.Table") -> int:
         """Empty the chunk and run its `iterations` traversals for `seat` on `rng`
-        (`first`: the seat's first chunk); returns the nodes visited."""
+        (`first`: the seat's first chunk); returns the nodes visited. Training's own
+        rule only: the exploiters' own-reach averages (CFG_OWN_AVERAGE) are not merged."""
+        if solver.cfg[kern.CFG_OWN_AVERAGE] > 0:
+            raise MCCFRError("chunks merge the opponent's average sums only; train "
+                             "own-average exploiters on the per-seat worker "
+                             "(solver.evaluation.exploiter)")
         kern._clear_chunk(self.kernel_view(), first)
         nodes = 0
         while iterations > 0:
