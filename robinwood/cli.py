@@ -221,7 +221,7 @@ def simulate(variant_text, rounds, matches, seed, as_json, **params):
 @click.option("--workers", type=click.IntRange(1, 1024), default=2, show_default=True,
               help="mccfr: worker threads sharing each batch's chunks (results do not "
                    "depend on it; docs/mccfr.md, \"Workers\").")
-@click.option("--chunks", type=click.IntRange(1, 256), default=8, show_default=True,
+@click.option("--chunks", type=click.IntRange(1, 256), default=1, show_default=True,
               help="mccfr: work units per seat and batch (part of the run: tables depend "
                    "on it, not on --workers); 1 is the scheme of runs made before it "
                    "(docs/mccfr.md, \"Workers\").")

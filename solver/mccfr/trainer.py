@@ -100,7 +100,7 @@ class MCCFRConfig:
     league_share: float = 0.0
     shared_world: bool = False
     batch_iterations: int = 200
-    chunks: int = 8
+    chunks: int = 1
     workers: int = 2
     seed: int = 0
     max_table_bytes: int = 8 * 1024**3
