@@ -52,10 +52,13 @@ L_FASTEST = 1       # first chance token
 L_SEEN = 2          # first seen-identity token
 L_BASE = 3          # tokens are below this
 
-# a root's reach factors
+# a root's reach factors: chance, each seat's blueprint probabilities of its actions,
+# and each seat's own: the strategy it actually played (the re-solver's where it has
+# re-solved; the blueprint otherwise)
 R_CHANCE = 0
-R_SEAT0 = 1
-R_SEAT1 = 2
+R_BLUEPRINT = 1     # + seat
+R_OWN = 3           # + seat
+R_SIZE = 5
 
 HASH_START = np.uint64(0x6A09E667F3BCC908)
 
@@ -123,12 +126,16 @@ def _public_key(h_public, state):
 
 @jit
 def _expand_public(rules, layout, seats, eps, states, knows, reach, hashes, nodes, n,
-                   first_child, out_states, out_knows, out_reach, out_hashes, out_nodes, out_key):
+                   first_child, tree_infoset, tree_offset, tree_strategy, own_strategy,
+                   out_states, out_knows, out_reach, out_hashes, out_nodes, out_key):
     """Every decision that follows one step from roots [0, n) (each root's actions, then
     chance until a decision), with its reach (the seats' probabilities from `seats`,
     mixed with uniform at rate `eps`), record hashes and public key; terminals are
     dropped. `first_child`: the exact tree's, to follow its nodes in lockstep (empty: no
-    tree). Returns the outputs (grown as needed) and their count."""
+    tree); with it, a non-empty `tree_strategy` (per slot of the tree, its infosets'
+    `tree_infoset` and `tree_offset`) gives the seats' blueprint probabilities instead
+    of `seats`, and a non-empty `own_strategy` (tree slots) the probabilities of their
+    own factors (else the blueprint's). Returns the outputs (grown as needed) and their count."""
     actions = np.empty(k.MAX_LEGAL, dtype=np.int64)
     probs = np.empty(k.MAX_LEGAL, dtype=np.float64)
     chance_a = np.empty(k.MAX_CHANCE_OUTCOMES, dtype=np.int64)
@@ -141,7 +148,7 @@ def _expand_public(rules, layout, seats, eps, states, knows, reach, hashes, node
     # a stack of pending (state, know, reach, hashes, node) below the roots' actions
     st = np.empty((64, k.S_SIZE), dtype=np.int64)
     kn = np.empty((64, knows.shape[1]), dtype=np.int64)
-    rc = np.empty((64, 3), dtype=np.float64)
+    rc = np.empty((64, R_SIZE), dtype=np.float64)
     hs = np.empty((64, 3), dtype=np.uint64)
     nd = np.empty(64, dtype=np.int64)
     count = 0
@@ -149,9 +156,18 @@ def _expand_public(rules, layout, seats, eps, states, knows, reach, hashes, node
         state = states[r]
         cur = k.current_player(state)
         m = k.legal_actions(state, rules, actions)
-        ka.seat_probs(seats, state, rules, knows[r], cur, actions, m, scratch, abst, probs)
+        if tree_strategy.shape[0] > 0:      # a strategy of the exact tree's slots
+            off = tree_offset[tree_infoset[nodes[r]]]
+            for i in range(m):
+                probs[i] = tree_strategy[off + i]
+        else:
+            ka.seat_probs(seats, state, rules, knows[r], cur, actions, m, scratch, abst,
+                          probs)
         for i in range(m):   # a range keeps every action's histories alive (eps > 0)
             probs[i] = (1.0 - eps) * probs[i] + eps / m
+        own_off = -1
+        if own_strategy.shape[0] > 0:
+            own_off = tree_offset[tree_infoset[nodes[r]]]
         top = 0
         for i in range(m):
             st = _grow_rows(st, top + 1)
@@ -164,7 +180,11 @@ def _expand_public(rules, layout, seats, eps, states, knows, reach, hashes, node
             k.apply_action(st[top], rules, actions[i])
             ab.observe(kn[top], state, actions[i], st[top], rules)
             rc[top] = reach[r]
-            rc[top, 1 + cur] *= probs[i]
+            rc[top, R_BLUEPRINT + cur] *= probs[i]
+            if own_off >= 0:
+                rc[top, R_OWN + cur] *= (1.0 - eps) * own_strategy[own_off + i] + eps / m
+            else:
+                rc[top, R_OWN + cur] *= probs[i]
             for o in range(3):
                 t = _step_tokens(state, actions[i], st[top], rules, layout, o, toks)
                 hs[top, o] = _chain(hashes[r, o], toks, t)
@@ -257,12 +277,13 @@ def _infoset_of(sets, key, player, m, actions, set_player, set_count, set_key, s
 
 @jit
 def _build_subgame(rules, layout, me, states, knows, classes, weights, nodes, n_roots,
-                   horizon_turn, continuations, gadget, gadget_weight, gadget_value,
+                   horizon_turn, max_depth, continuations, gadget, gadget_weight, gadget_value,
                    first_child, max_nodes):
     """The subgame over roots [0, n_roots) (`classes[i]`: root i's information-set class
     for seat 0 and seat 1, dense ids shared by the two seats' ranges; `weights[i]`: its
     probability, chance times both ranges), cut where a turn ends at `horizon_turn`
-    (state S_TURN reaching it). At a cut the seat `1 - me` picks one of `continuations`
+    (state S_TURN reaching it) or after `max_depth` player decisions below a root. At a
+    cut the seat `1 - me` picks one of `continuations`
     values (a decision keyed by its information set; one continuation: a terminal).
 
     gadget: 0, the root is chance over the roots by weight (unsafe re-solving); 1, the
@@ -310,7 +331,7 @@ def _build_subgame(rules, layout, me, states, knows, classes, weights, nodes, n_
     # the stack of nodes to expand: node id, root index, trie node of seat 0 and 1, tree node
     st = np.empty((256, k.S_SIZE), dtype=np.int64)
     kn = np.empty((256, knows.shape[1]), dtype=np.int64)
-    meta = np.empty((256, 4), dtype=np.int64)
+    meta = np.empty((256, 5), dtype=np.int64)
     top = 0
     n_nodes = 1
     prob[0] = 1.0
@@ -344,6 +365,7 @@ def _build_subgame(rules, layout, me, states, knows, classes, weights, nodes, n_
             meta[top, 1] = classes[i, 0]
             meta[top, 2] = classes[i, 1]
             meta[top, 3] = nodes[i]
+            meta[top, 4] = 0
             top += 1
     else:
         # chance over the opponent's classes that hold a root
@@ -419,6 +441,7 @@ def _build_subgame(rules, layout, me, states, knows, classes, weights, nodes, n_
                 meta[top, 1] = classes[i, 0]
                 meta[top, 2] = classes[i, 1]
                 meta[top, 3] = nodes[i]
+                meta[top, 4] = 0
                 top += 1
                 n_nodes += 1
 
@@ -431,6 +454,7 @@ def _build_subgame(rules, layout, me, states, knows, classes, weights, nodes, n_
         t0 = meta[top, 1]
         t1 = meta[top, 2]
         tnode = meta[top, 3]
+        depth = meta[top, 4]
         cur = k.current_player(state)
         payoff[node] = 0.0
         if cur == k.TERMINAL_PLAYER:
@@ -442,7 +466,8 @@ def _build_subgame(rules, layout, me, states, knows, classes, weights, nodes, n_
             k.returns(state, rules, ret)
             payoff[node] = ret[0]
             continue
-        if state[k.S_TURN] >= horizon_turn:
+        if state[k.S_TURN] >= horizon_turn or (depth >= max_depth and
+                                                 cur != k.CHANCE_PLAYER):
             leaf_state = _grow_rows(leaf_state, n_leaves + 1)
             leaf_know = _grow_rows(leaf_know, n_leaves + 1)
             leaf_first = _grow(leaf_first, n_leaves + 1)
@@ -542,6 +567,7 @@ def _build_subgame(rules, layout, me, states, knows, classes, weights, nodes, n_
             meta[top, 1] = o0
             meta[top, 2] = o1
             meta[top, 3] = first_child[tnode] + i if lockstep else -1
+            meta[top, 4] = depth + (0 if cur == k.CHANCE_PLAYER else 1)
             top += 1
         n_nodes += m
     return n_nodes, kind, player, infoset, first, count, prob, payoff, set_player, \

@@ -27,6 +27,10 @@ from solver.players import kernels as ka
 from solver.search import _resolve_kernels as rk
 
 
+class RangeLost(RuntimeError):
+    """The resampled ranges kept no history that explains the public record."""
+
+
 def token_layout(variant: Variant) -> np.ndarray:
     """The int64 token layout the kernels take (rk.L_*): actions, first chance token,
     first seen-identity token, the bound on tokens."""
@@ -43,7 +47,8 @@ class Roots:
 
     states: np.ndarray      # int64 (n, S_SIZE)
     knows: np.ndarray       # int64 (n, K_SIZE)
-    reach: np.ndarray       # float64 (n, 3): chance, seat 0, seat 1
+    reach: np.ndarray       # float64 (n, R_SIZE): chance, each seat's blueprint, each
+                            # seat's own (rk.R_*)
     hashes: np.ndarray      # uint64 (n, 3): seat 0's, seat 1's and the public record
     nodes: np.ndarray       # int64 (n,): exact-tree node, or -1
 
@@ -54,10 +59,15 @@ class Roots:
         return Roots(self.states[index], self.knows[index], self.reach[index],
                      self.hashes[index], self.nodes[index])
 
-    @property
-    def weight(self) -> np.ndarray:
-        """Each root's probability up to a constant: chance times both ranges."""
-        return self.reach.prod(axis=1)
+    def weight(self, me: int) -> np.ndarray:
+        """Each root's probability up to a constant, as seat `me` sees it: chance, its
+        own range (what it played) and the other seat's (its blueprint)."""
+        r = self.reach
+        return r[:, rk.R_CHANCE] * r[:, rk.R_OWN + me] * r[:, rk.R_BLUEPRINT + 1 - me]
+
+    def own_weight(self, me: int) -> np.ndarray:
+        """Chance and `me`'s own range alone (the safe gadget's weights)."""
+        return self.reach[:, rk.R_CHANCE] * self.reach[:, rk.R_OWN + me]
 
     @property
     def seat(self) -> int:
@@ -73,7 +83,7 @@ def initial_roots(rules: np.ndarray, tree_root: bool = False) -> Roots:
                          "lazy deal of two-player rounds")
     know = ab.initial_knowledge(state, rules)
     start = np.uint64(rk.HASH_START)
-    return Roots(state[None, :].copy(), know[None, :].copy(), np.ones((1, 3)),
+    return Roots(state[None, :].copy(), know[None, :].copy(), np.ones((1, rk.R_SIZE)),
                  np.full((1, 3), start, dtype=np.uint64),
                  np.array([0 if tree_root else -1], dtype=np.int64))
 
@@ -81,19 +91,49 @@ def initial_roots(rules: np.ndarray, tree_root: bool = False) -> Roots:
 NO_TREE = np.zeros(0, dtype=np.int64)
 
 
+NO_STRATEGY = np.zeros(0, dtype=np.float64)
+
+
+@dataclasses.dataclass
+class TreeStrategy:
+    """The exact tree, for roots that follow its nodes: optionally a blueprint given as
+    a strategy on its action slots (an exact solve's, for instance), which the ranges
+    then read instead of an agent's table, and the strategy the seats actually play
+    (`own`: the re-solver's, filled in as it re-solves), for their own ranges."""
+
+    first_child: np.ndarray
+    infoset: np.ndarray
+    offset: np.ndarray
+    strategy: np.ndarray
+    own: np.ndarray = dataclasses.field(default_factory=lambda: NO_STRATEGY)
+
+    @classmethod
+    def of(cls, tree, strategy=None, own=None) -> "TreeStrategy":
+        def slots(a):
+            return NO_STRATEGY if a is None else np.ascontiguousarray(a, dtype=np.float64)
+
+        return cls(np.ascontiguousarray(tree.first_child, dtype=np.int64),
+                   np.ascontiguousarray(tree.infoset, dtype=np.int64),
+                   np.ascontiguousarray(tree.infoset_offset, dtype=np.int64),
+                   slots(strategy), own if own is not None else NO_STRATEGY)
+
+
 def expand(rules, layout, seats: ka.Seats, roots: Roots, eps: float,
-           first_child: np.ndarray = NO_TREE) -> tuple[Roots, np.ndarray]:
+           tree: TreeStrategy | None = None) -> tuple[Roots, np.ndarray]:
     """The decisions one step after `roots` (each root's actions, then chance), and the
-    public key of each: rows with equal keys form one public state."""
+    public key of each: rows with equal keys form one public state. With `tree`, the
+    roots follow the exact tree's nodes, and its strategy (if any) is the blueprint."""
     n = len(roots)
     guess = max(16, 4 * n)
     out = (np.empty((guess, k.S_SIZE), dtype=np.int64),
            np.empty((guess, roots.knows.shape[1]), dtype=np.int64),
-           np.empty((guess, 3)), np.empty((guess, 3), dtype=np.uint64),
+           np.empty((guess, rk.R_SIZE)), np.empty((guess, 3), dtype=np.uint64),
            np.empty(guess, dtype=np.int64), np.empty(guess, dtype=np.int64))
+    t = tree or TreeStrategy(NO_TREE, NO_TREE, NO_TREE, NO_STRATEGY)
     states, knows, reach, hashes, nodes, keys, count = rk._expand_public(
         rules, layout, seats, float(eps), roots.states, roots.knows, roots.reach,
-        roots.hashes, roots.nodes, n, first_child, *out)
+        roots.hashes, roots.nodes, n, t.first_child, t.infoset, t.offset, t.strategy,
+        t.own, *out)
     return Roots(states[:count], knows[:count], reach[:count], hashes[:count],
                  nodes[:count]), keys[:count]
 
@@ -135,12 +175,13 @@ def resample(roots: Roots, n: int, seat: int, own_hash, rng: np.random.Generator
     weight, the class getting half the rows (or all it has)."""
     mine = roots.hashes[:, seat] == np.uint64(own_hash)
     parts = []
-    n_mine = min(int(mine.sum()), n // 2) if (~mine).any() else min(int(mine.sum()), n)
+    weight = roots.weight(seat)
+    n_mine = min(int(mine.sum()), max(1, n // 2) if (~mine).any() else n)
     for mask, quota in ((mine, n_mine), (~mine, n - n_mine)):
         idx = np.flatnonzero(mask)
         if len(idx) == 0 or quota <= 0:
             continue
-        w = roots.weight[idx]
+        w = weight[idx]
         if len(idx) <= quota or w.sum() <= 0:
             parts.append((idx[:quota] if w.sum() <= 0 else idx, None))
             continue
@@ -157,7 +198,7 @@ def resample(roots: Roots, n: int, seat: int, own_hash, rng: np.random.Generator
             # (in the chance factor, so that each seat's own factor, which the safe
             # gadget reads, stays as it was)
             seg = slice(start, start + len(idx))
-            out.reach[seg, 0] = each / (out.reach[seg, 1] * out.reach[seg, 2])
+            out.reach[seg, rk.R_CHANCE] *= each / weight[rows[seg]]
         start += len(idx)
     return out
 
@@ -177,8 +218,8 @@ def roots_of(rules, layout, seats: ka.Seats, history, eps: float, max_roots: int
         children, keys = expand(rules, layout, seats, roots, eps)
         roots = children.take(np.flatnonzero(keys == key))
         if len(roots) == 0:
-            raise RuntimeError("the real history left its own public state: a range "
-                               "lost it (report this)")
+            # only after a resampling: every kept history contradicts what happened
+            raise RangeLost("the resampled ranges hold no history of this public state")
         if len(roots) > max_roots:
             # the deciding seat's real record so far keeps half the rows, so that its
             # own histories stay represented at every step

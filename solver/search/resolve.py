@@ -39,6 +39,7 @@ from solver.search import ranges
 from solver.search.searcher import TILT_ACTIONS
 
 GADGETS = ("none", "resolve")
+OWN_RANGES = ("played", "blueprint")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -46,26 +47,32 @@ class ResolveConfig:
     """How a decision is re-solved (docs/resolve.md measures the choices)."""
 
     horizon: int = 1            # turn boundaries the subgame reaches (1: this turn's end)
-    iterations: int = 100       # CFR+ iterations on the subgame
-    algorithm: str = "cfr+"
+    max_depth: int = 2          # ... and player decisions below its root, at most
+    iterations: int = 300       # iterations on the subgame
+    algorithm: str = "dcfr"
     gadget: str = "none"
     tilts: tuple = (("challenge", 5.0), ("announce", 5.0))
     range_eps: float = 0.05     # ranges mix the blueprint with uniform at this rate
-    max_roots: int = 200        # roots kept per public state (resampled beyond)
-    leaf_budget: int = 20_000   # nodes a leaf's exact walk may visit before rollouts
-    rollouts: int = 8           # rollouts per leaf and continuation beyond the budget
-    max_nodes: int = 4_000_000  # a subgame larger than this is cut a turn shorter
+    max_roots: int = 32         # roots kept per public state (resampled beyond)
+    leaf_budget: int = 0        # nodes a leaf's exact walk may visit before rollouts
+    rollouts: int = 2           # rollouts per leaf and continuation beyond the budget
+    max_nodes: int = 20_000     # a larger subgame is cut nearer (horizon, then depth)
+    own_range: str = "blueprint"  # the re-solving seat's own range: its blueprint's, or
+                                  # what it played ("played": the exact check only)
 
     def __post_init__(self):
-        ints = {"horizon": (1, 20), "iterations": (1, 100_000), "max_roots": (1, 10**6),
+        ints = {"horizon": (1, 20), "max_depth": (1, 64), "iterations": (1, 100_000), "max_roots": (1, 10**6),
                 "leaf_budget": (0, 10**9), "rollouts": (1, 10**6),
-                "max_nodes": (1000, 10**9)}
+                "max_nodes": (100, 10**9)}
         for name, (lo, hi) in ints.items():
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or \
                     not lo <= value <= hi:
                 raise AgentError(f"re-solve {name} must be an integer from {lo} to {hi}, "
                                  f"got {value!r}")
+        if self.own_range not in OWN_RANGES:
+            raise AgentError(f"re-solve own_range must be one of {', '.join(OWN_RANGES)}, "
+                             f"got {self.own_range!r}")
         if self.gadget not in GADGETS:
             raise AgentError(f"re-solve gadget must be one of {', '.join(GADGETS)}, got "
                              f"{self.gadget!r}")
@@ -103,13 +110,18 @@ class LeafValues:
     continuation of the other seat: by walk and rollouts (the default), or read from
     exact-tree node values (`tables[me]`: continuations x nodes) on a small deck."""
 
-    def __init__(self, blueprint: Agent, config: ResolveConfig, tables=None, seed: int = 0):
+    def __init__(self, blueprint: Agent | None, config: ResolveConfig, tables=None,
+                 seed: int = 0):
+        if blueprint is None and tables is None:
+            raise ValueError("leaf values need a blueprint agent or exact value tables")
         self.blueprint = blueprint
         self.config = config
         self.tables = tables
         self.seed = int(seed)
-        self.rules = rules_array(blueprint.variant)
-        self.types = [continuation_params(blueprint, 1 - me, config.tilts) for me in (0, 1)]
+        if tables is None:
+            self.rules = rules_array(blueprint.variant)
+            self.types = [continuation_params(blueprint, 1 - me, config.tilts)
+                          for me in (0, 1)]
 
     @property
     def count(self) -> int:
@@ -157,7 +169,8 @@ def _classes(roots: ranges.Roots) -> tuple[np.ndarray, list[np.ndarray]]:
 
 
 def build(rules, layout, roots: ranges.Roots, config: ResolveConfig, values: LeafValues,
-          first_child: np.ndarray, horizon: int | None = None, seed: int = 0):
+          first_child: np.ndarray, horizon: int | None = None, seed: int = 0,
+          max_depth: int | None = None):
     """The subgame's FlatTree over `roots` (module docstring), the classes' hashes and
     the root class of each of `me`'s information sets; None if over max_nodes."""
     me = roots.seat
@@ -167,16 +180,16 @@ def build(rules, layout, roots: ranges.Roots, config: ResolveConfig, values: Lea
     horizon_turn = int(roots.states[0, k.S_TURN]) + (horizon or config.horizon)
     reach = roots.reach
     if config.gadget == "none":
-        weights = reach.prod(axis=1)
+        weights = roots.weight(me)
         if weights.sum() <= 0:      # out of both ranges: chance alone
-            weights = reach[:, 0].copy()
+            weights = reach[:, rk.R_CHANCE].copy()
         g_weight = np.zeros(n_cls)
         g_value = np.zeros(n_cls)
         gadget = 0
     else:
-        weights = reach[:, 0] * reach[:, 1 + me]
+        weights = roots.own_weight(me)
         if weights.sum() <= 0:
-            weights = reach[:, 0].copy()
+            weights = reach[:, rk.R_CHANCE].copy()
         v = values(me, roots.states, roots.knows, roots.nodes, len(roots),
                    only_blueprint=True, seed=seed + 1)[:, 0]
         g_weight = np.bincount(classes[:, opp], weights=weights, minlength=n_cls)
@@ -185,7 +198,8 @@ def build(rules, layout, roots: ranges.Roots, config: ResolveConfig, values: Lea
         gadget = 1
     out = rk._build_subgame(rules, layout, me, roots.states, roots.knows, classes,
                             np.ascontiguousarray(weights), roots.nodes, len(roots),
-                            horizon_turn, values.count, gadget, g_weight, g_value,
+                            horizon_turn, max_depth or config.max_depth, values.count,
+                            gadget, g_weight, g_value,
                             first_child, config.max_nodes)
     (n, kind, player, infoset, first, count, prob, payoff, set_player, set_count, set_key,
      set_actions, n_sets, n_slots, leaf_state, leaf_know, leaf_first, leaf_tree,
@@ -297,18 +311,23 @@ def solve_subgames(built: list, config: ResolveConfig, seats: list[int],
 def build_within(rules, layout, roots: ranges.Roots, config: ResolveConfig,
                  values: LeafValues, first_child: np.ndarray = ranges.NO_TREE,
                  seed: int = 0):
-    """`build` to the configured horizon, or to a nearer one when the subgame would pass
-    max_nodes: (tree, own classes, horizon used)."""
-    horizon = config.horizon
-    built = build(rules, layout, roots, config, values, first_child, horizon, seed)
-    while built is None and horizon > 1:
-        horizon -= 1
-        built = build(rules, layout, roots, config, values, first_child, horizon, seed)
-    if built is None:
-        raise AgentError(f"the re-solving subgame has more than {config.max_nodes:,} "
-                         f"nodes even to the end of this turn: raise max_nodes or lower "
-                         f"max_roots")
-    return built[0], built[1], horizon
+    """`build` to the configured horizon and depth, or to nearer ones when the subgame
+    would pass max_nodes (the horizon first, then the depth): (tree, own classes,
+    horizon used)."""
+    horizon, depth = config.horizon, config.max_depth
+    while True:
+        built = build(rules, layout, roots, config, values, first_child, horizon, seed,
+                      depth)
+        if built is not None:
+            return built[0], built[1], horizon
+        if horizon > 1:
+            horizon -= 1
+        elif depth > 1:
+            depth = min(depth - 1, 8)
+        else:
+            raise AgentError(f"the re-solving subgame has more than "
+                             f"{config.max_nodes:,} nodes even one decision deep: raise "
+                             f"max_nodes or lower max_roots")
 
 
 def solve(rules, layout, roots: ranges.Roots, config: ResolveConfig, values: LeafValues,

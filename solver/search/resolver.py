@@ -39,6 +39,7 @@ class Decision:
     nodes: int              # subgame size (0: a forced move, not solved)
     horizon: int
     seconds: float
+    lost: bool = False      # the ranges lost the seat's own histories: blueprint move
 
 
 class Resolver:
@@ -52,6 +53,10 @@ class Resolver:
         variant = blueprint.variant
         if variant.players != 2 or variant.teams:
             raise AgentError(f"re-solving plays two-player rounds, not {variant}")
+        if config.own_range != "blueprint":
+            raise AgentError("the re-solver plays with its blueprint's own range; "
+                             "own_range='played' is measured on small decks only "
+                             "(solver.evaluation.resolve_exact)")
         self.blueprint = blueprint
         self.config = config
         self.variant = variant
@@ -73,10 +78,23 @@ class Resolver:
             return Decision(legal[:1].copy(), np.ones(1), 0, 0, 0, 0,
                             time.perf_counter() - start)
         c = self.config
-        roots, own, resampled = ranges.roots_of(self.rules, self.layout, self.seats,
-                                                history, c.range_eps, c.max_roots,
-                                                self.seed)
-        seat = roots.seat
+        seat = int(k.current_player(state))
+        try:
+            roots, own, resampled = ranges.roots_of(self.rules, self.layout, self.seats,
+                                                    history, c.range_eps, c.max_roots,
+                                                    self.seed)
+            lost = not (roots.hashes[:, seat] == own[seat]).any()
+        except ranges.RangeLost:
+            roots, resampled, lost = None, -1, True
+        if lost:
+            # the resampled ranges lost every history the seat itself could be in (an
+            # observation was impossible in all of them): the blueprint moves
+            probs = np.empty(k.MAX_LEGAL)
+            m, _ = ka.replay_probs(self.rules, np.array(history, dtype=np.int64),
+                                   self.blueprint.player(seat), legal, probs)
+            return Decision(legal[:m].copy(), probs[:m] / probs[:m].sum(),
+                            0 if roots is None else len(roots), resampled, 0, 0,
+                            time.perf_counter() - start, lost=True)
         key = int(own[ranges.rk.PUBLIC] & np.uint64(2**62 - 1))
         solved = solve(self.rules, self.layout, roots, c, self.values, seed=key)
         actions, probs = solved.strategy(own[seat])
@@ -141,3 +159,100 @@ def search_policy(run_dir, game=None, **options) -> ResolverPolicy:
 
         game = pyspiel.load_game("robin_wood", resolver.variant.to_params())
     return ResolverPolicy(game, resolver)
+
+
+@dataclasses.dataclass
+class ResolverMatch:
+    """The re-solver against one opponent in both seats, with its decision times."""
+
+    result: "SearchResult"
+    seconds: list            # per re-solved decision (forced moves excluded)
+
+    def to_json(self) -> dict:
+        out = self.result.to_json()
+        times = np.array(self.seconds) if self.seconds else np.zeros(1)
+        out.update(decisions=len(self.seconds), median_seconds=float(np.median(times)),
+                   p95_seconds=float(np.percentile(times, 95)))
+        return out
+
+
+def play_resolver(resolver: Resolver, opponent, *, rounds: int = 20, seed: int = 0,
+                  workers: int = 2) -> ResolverMatch:
+    """`rounds` rounds a seat of the re-solver against `opponent`: an Agent (its
+    probabilities, drawn) or any object with `action(history, seed) -> int` (another
+    re-solver, the one-step searcher through `solver.search.search_action`). Chance and
+    every draw come from `seed`; one thread per seat when workers >= 2."""
+    from solver.jobs import in_both_seats
+    from solver.search.searcher import SearchResult, SearchSeat
+
+    if isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)) or rounds < 1:
+        raise AgentError(f"rounds must be a positive integer, got {rounds!r}")
+    rules = resolver.rules
+    seeds = np.random.SeedSequence(int(seed)).spawn(2)
+    tallies = [[0, 0, 0, 0.0] for _ in (0, 1)]
+    times: list[list[float]] = [[], []]
+    lost = [0, 0]
+
+    def opponent_action(history, seat, rng):
+        if isinstance(opponent, Agent):
+            legal = np.empty(k.MAX_LEGAL, dtype=np.int64)
+            probs = np.empty(k.MAX_LEGAL)
+            m, _ = ka.replay_probs(rules, np.array(history, dtype=np.int64),
+                                   opponent.player(seat), legal, probs)
+            p = probs[:m] / probs[:m].sum()
+            return int(legal[rng.choice(m, p=p)])
+        return int(opponent.action(history, int(rng.integers(2**62))))
+
+    def run(seat: int) -> None:
+        rng = np.random.default_rng(seeds[seat])
+        start = time.perf_counter()
+        legal = np.empty(k.MAX_LEGAL, dtype=np.int64)
+        probs = np.empty(k.MAX_CHANCE_OUTCOMES)
+        for _ in range(int(rounds)):
+            state = k.initial_state(rules)
+            history: list[int] = []
+            while state[k.S_PHASE] != k.PH_TERMINAL:
+                cur = k.current_player(state)
+                if cur == k.CHANCE_PLAYER:
+                    m = k.chance_outcomes(state, rules, legal, probs)
+                    a = int(legal[rng.choice(m, p=probs[:m] / probs[:m].sum())])
+                elif cur == seat:
+                    d = resolver.decide(history)
+                    if d.nodes:
+                        times[seat].append(d.seconds)
+                    lost[seat] += d.lost
+                    a = int(d.actions[rng.choice(len(d.actions), p=d.probs)])
+                else:
+                    a = opponent_action(history, cur, rng)
+                history.append(a)
+                k.apply_action(state, rules, a)
+            w = state[k.S_WINNER]
+            t = tallies[seat]
+            if w < 0:
+                t[1] += 1
+            elif w == seat:
+                t[0] += 1
+            else:
+                t[2] += 1
+        tallies[seat][3] = time.perf_counter() - start
+
+    in_both_seats(run, workers)
+    seats = tuple(SearchSeat(s, int(rounds), t[0], t[1], t[2], t[3],
+                             {"decisions": len(times[s]), "belief_lost": lost[s]})
+                  for s, t in enumerate(tallies))
+    name = getattr(opponent, "name", type(opponent).__name__)
+    return ResolverMatch(SearchResult(resolver.name, name, int(seed), seats),
+                         times[0] + times[1])
+
+
+class SearcherPlayer:
+    """The one-step searcher (solver.search.searcher) as `play_resolver` takes it."""
+
+    def __init__(self, searcher):
+        self.searcher = searcher
+        self.name = searcher.name
+
+    def action(self, history, seed: int) -> int:
+        from solver.search.searcher import search_action
+
+        return search_action(self.searcher, history, seed)
