@@ -82,6 +82,13 @@ def _grow(a, need):
 
 
 @jit
+def _grow_nodes(kind, player, infoset, first, count, prob, payoff, need):
+    """The subgame's node arrays with room for `need` nodes."""
+    return (_grow(kind, need), _grow(player, need), _grow(infoset, need), _grow(first, need),
+            _grow(count, need), _grow(prob, need), _grow(payoff, need))
+
+
+@jit
 def _step_tokens(before, action, after, rules, layout, observer, out):
     """Tokens `observer` (seat 0, seat 1 or PUBLIC) records of the step `before`
     --action--> `after`: the action if it sees it, then an identity it sees. Returns
@@ -347,13 +354,8 @@ def _build_subgame(rules, layout, me, states, knows, classes, weights, nodes, n_
         first[0] = 1
         count[0] = n_roots
         n_nodes = 1 + n_roots
-        kind = _grow(kind, n_nodes)
-        player = _grow(player, n_nodes)
-        infoset = _grow(infoset, n_nodes)
-        first = _grow(first, n_nodes)
-        count = _grow(count, n_nodes)
-        prob = _grow(prob, n_nodes)
-        payoff = _grow(payoff, n_nodes)
+        kind, player, infoset, first, count, prob, payoff = _grow_nodes(
+            kind, player, infoset, first, count, prob, payoff, n_nodes)
         st = _grow_rows(st, n_roots)
         kn = _grow_rows(kn, n_roots)
         meta = _grow_rows(meta, n_roots)
@@ -381,13 +383,8 @@ def _build_subgame(rules, layout, me, states, knows, classes, weights, nodes, n_
         first[0] = 1
         count[0] = n_opp
         need = 1 + 3 * n_opp + n_roots
-        kind = _grow(kind, need)
-        player = _grow(player, need)
-        infoset = _grow(infoset, need)
-        first = _grow(first, need)
-        count = _grow(count, need)
-        prob = _grow(prob, need)
-        payoff = _grow(payoff, need)
+        kind, player, infoset, first, count, prob, payoff = _grow_nodes(
+            kind, player, infoset, first, count, prob, payoff, need)
         st = _grow_rows(st, n_roots)
         kn = _grow_rows(kn, n_roots)
         meta = _grow_rows(meta, n_roots)
@@ -490,13 +487,8 @@ def _build_subgame(rules, layout, me, states, knows, classes, weights, nodes, n_
                     _infoset_of(sets, own * 4 + KEY_LEAF, opp, continuations, actions,
                                 set_player, set_count, set_key, set_actions, n_sets, n_slots)
                 need = n_nodes + continuations
-                kind = _grow(kind, need)
-                player = _grow(player, need)
-                infoset = _grow(infoset, need)
-                first = _grow(first, need)
-                count = _grow(count, need)
-                prob = _grow(prob, need)
-                payoff = _grow(payoff, need)
+                kind, player, infoset, first, count, prob, payoff = _grow_nodes(
+                    kind, player, infoset, first, count, prob, payoff, need)
                 kind[node] = DECISION
                 player[node] = opp
                 infoset[node] = s
@@ -534,13 +526,8 @@ def _build_subgame(rules, layout, me, states, knows, classes, weights, nodes, n_
             return -1, kind, player, infoset, first, count, prob, payoff, set_player, \
                 set_count, set_key, set_actions, n_sets, n_slots, leaf_state, leaf_know, \
                 leaf_first, leaf_tree, n_leaves
-        kind = _grow(kind, need)
-        player = _grow(player, need)
-        infoset = _grow(infoset, need)
-        first = _grow(first, need)
-        count = _grow(count, need)
-        prob = _grow(prob, need)
-        payoff = _grow(payoff, need)
+        kind, player, infoset, first, count, prob, payoff = _grow_nodes(
+            kind, player, infoset, first, count, prob, payoff, need)
         first[node] = n_nodes
         count[node] = m
         st = _grow_rows(st, top + m)
