@@ -52,9 +52,20 @@ BRBuffers = namedtuple("BRBuffers", ["order", "level_start", "reach_value", "act
                                      "best"])
 
 
-def tree_struct(tree) -> Tree:
+def tree_struct(tree, p: int = 0) -> Tree:
+    """The kernels' view of a FlatTree for player p's passes and best responses.
+
+    The kernels value a terminal as `sign(p) * payoff` (sign +1 for player 0, -1 for any
+    other), which in a two-player zero-sum tree is p's payoff. In a tree that stores
+    every player's payoff (`payoffs`, three or more players), p's view holds
+    `sign(p) * payoffs[p]`, so the same arithmetic yields p's payoff; every other
+    player's decisions are then "the others'" (their strategies weigh reaches and
+    values), which is what N-player CFR and best responses need."""
+    payoff = tree.payoff
+    if tree.payoffs is not None:
+        payoff = tree.payoffs[p] if p == 0 else -tree.payoffs[p]
     return Tree(tree.kind, tree.player, tree.infoset, tree.first_child, tree.num_children,
-                tree.edge_prob, tree.payoff, tree.infoset_offset, tree.infoset_num_actions)
+                tree.edge_prob, payoff, tree.infoset_offset, tree.infoset_num_actions)
 
 
 @jit
@@ -394,6 +405,29 @@ def _expected_value(tree, strategy, normalise, value):
                 v += _prob(strategy, normalise, off, c, i) * value[f + i]
         value[n] = v
     return value[0]
+
+
+@jit
+def _profile_reach(tree, strategy, normalise, reach):
+    """Each node's probability when chance and every player follow `strategy` (its
+    per-infoset shares if `normalise`): a top-down pass. Terminal payoffs weighted by it
+    give each player's expected payoff, which in an N-player tree is N values."""
+    kind, first_child, num_children = tree.kind, tree.first_child, tree.num_children
+    edge_prob, infoset, infoset_offset = tree.edge_prob, tree.infoset, tree.infoset_offset
+    reach[0] = 1.0
+    for n in range(kind.shape[0]):
+        k = kind[n]
+        if k == TERMINAL:
+            continue
+        f = first_child[n]
+        c = num_children[n]
+        if k == CHANCE:
+            for i in range(c):
+                reach[f + i] = reach[n] * edge_prob[f + i]
+        else:
+            off = infoset_offset[infoset[n]]
+            for i in range(c):
+                reach[f + i] = reach[n] * _prob(strategy, normalise, off, c, i)
 
 
 @jit

@@ -1,4 +1,5 @@
-"""Exact best responses, exploitability and game value over a FlatTree (numba)."""
+"""Exact best responses, exploitability, NashConv and game values over a FlatTree (numba),
+for two players or more."""
 
 from __future__ import annotations
 
@@ -12,12 +13,22 @@ from solver.exact.tree import FlatTree
 
 @dataclasses.dataclass(frozen=True)
 class Exploitability:
-    """How far a strategy profile is from equilibrium, in player 0's payoff units."""
+    """How far a strategy profile is from equilibrium, in payoff units.
+
+    `nash_conv` is the sum over players of what each gains by a best response against
+    the others' strategies (OpenSpiel's `nash_conv`); `exploitability` is it divided by
+    the number of players (OpenSpiel's `exploitability` of a zero-sum game)."""
 
     value: float            # player 0's expected payoff under the profile
-    best_response: tuple[float, float]  # each player's best-response value vs the other
+    best_response: tuple[float, ...]  # each player's best-response value vs the others
     nash_conv: float        # sum of best-response gains
-    exploitability: float   # nash_conv / 2 (OpenSpiel's pyspiel.exploitability)
+    exploitability: float   # nash_conv / players
+    values: tuple[float, ...] = ()  # each player's expected payoff under the profile
+
+    @property
+    def gains(self) -> tuple[float, ...]:
+        """Each player's best-response gain (best response minus its profile value)."""
+        return tuple(b - v for b, v in zip(self.best_response, self.values))
 
 
 class BestResponder:
@@ -36,6 +47,8 @@ class BestResponder:
         self.solver = solver
         n = tree.num_nodes
         self._ts = kern.tree_struct(tree)
+        self._views = tuple(self._ts if tree.payoffs is None else kern.tree_struct(tree, p)
+                            for p in range(tree.num_players))
         if solver is not None:
             self._scratch = solver._state.reach_own      # 8 bytes a node
             self._rv = solver._state.reach_value
@@ -47,21 +60,22 @@ class BestResponder:
 
     def _walk(self, strategy: np.ndarray, normalise: bool, player: int,
               action_value: np.ndarray) -> tuple[float, np.ndarray]:
-        top = kern._own_depth(self._ts, player, self._depth)
+        ts = self._views[player]
+        top = kern._own_depth(ts, player, self._depth)
         level_start = np.zeros(top + 2, dtype=np.int64)
         kern._order_by_depth(self._depth, top, self._order, level_start)
         best = np.full(self.tree.num_infosets, -1, dtype=np.int8)
         action_value[:] = 0.0
         buf = kern.BRBuffers(self._order, level_start, self._rv, action_value, best)
-        return float(kern._best_response(self._ts, strategy, normalise, player, buf)), best
+        return float(kern._best_response(ts, strategy, normalise, player, buf)), best
 
     def best_response(self, strategy: np.ndarray, player: int) -> tuple[float, np.ndarray]:
-        """Value of `player`'s best response to the other's part of `strategy`, and the
-        chosen action index per infoset (int8; -1 at the other player's infosets)."""
+        """Value of `player`'s best response to the others' part of `strategy`, and the
+        chosen action index per infoset (int8; -1 at the others' infosets)."""
         t = self.tree
         check_strategy(t, strategy)
-        if player not in (0, 1):
-            raise ValueError(f"player must be 0 or 1 (got {player})")
+        if not 0 <= player < t.num_players:
+            raise ValueError(f"player must be in 0..{t.num_players - 1} (got {player})")
         action_value = np.empty(t.num_action_slots)
         try:
             return self._walk(strategy, False, player, action_value)
@@ -86,15 +100,36 @@ class BestResponder:
             self._restore()
 
     def _evaluate(self, strategy, normalise, action_value) -> Exploitability:
-        v = float(kern._expected_value(self._ts, strategy, normalise, self._rv))
-        br0, _ = self._walk(strategy, normalise, 0, action_value)
-        br1, _ = self._walk(strategy, normalise, 1, action_value)
-        nash_conv = br0 + br1
-        return Exploitability(v, (br0, br1), nash_conv, nash_conv / 2)
+        t = self.tree
+        if t.payoffs is None:
+            v = float(kern._expected_value(self._ts, strategy, normalise, self._rv))
+            values = (v, -v)
+        else:
+            values = tuple(float(t.payoffs[p] @ _reach(self._ts, strategy, normalise,
+                                                       self._rv))
+                           for p in range(t.num_players))
+        best = tuple(self._walk(strategy, normalise, p, action_value)[0]
+                     for p in range(t.num_players))
+        nash_conv = sum(b - v for b, v in zip(best, values))
+        return Exploitability(values[0], best, nash_conv, nash_conv / t.num_players,
+                              values)
 
     def _restore(self) -> None:
         if self.solver is not None:
             self.solver.restore_current()
+
+
+def _reach(ts, strategy: np.ndarray, normalise: bool, out: np.ndarray) -> np.ndarray:
+    """Each node's probability under chance and the profile (into `out`)."""
+    kern._profile_reach(ts, strategy, normalise, out)
+    return out
+
+
+def player_values(tree: FlatTree, strategy: np.ndarray) -> tuple[float, ...]:
+    """Every player's expected payoff when all follow `strategy`."""
+    check_strategy(tree, strategy)
+    reach = _reach(kern.tree_struct(tree), strategy, False, np.empty(tree.num_nodes))
+    return tuple(float(tree.player_payoff(p) @ reach) for p in range(tree.num_players))
 
 
 def node_values(tree: FlatTree, strategy: np.ndarray) -> np.ndarray:

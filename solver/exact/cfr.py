@@ -1,7 +1,11 @@
 """Regret minimisation over a FlatTree: CFR, CFR+, linear CFR, DCFR and predictive CFR+.
 
 All use alternating updates (player 0's regrets, then player 1's against player 0's
-updated strategy, as OpenSpiel's CFR solvers do) and float64 accumulation.
+updated strategy, and so on for every player, as OpenSpiel's CFR solvers do) and float64
+accumulation. With three or more players the same updates run (each player's pass
+treats every other player's decisions as the others'), but CFR's guarantee is weaker
+there: the average strategy need not approach a Nash equilibrium, only a coarse
+correlated equilibrium, so its NashConv is what it reaches, not a bound (docs/nplayer.md).
 
 References: Zinkevich et al. 2007 (CFR); Tammelin 2014 (CFR+); Brown & Sandholm 2019,
 "Solving Imperfect-Information Games via Discounted Regret Minimization" (linear CFR,
@@ -134,8 +138,8 @@ class Schedule:
 
     depth: int
     top: np.ndarray
-    groups: tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
-    balance: tuple[float, float]  # per player: the larger group's share of the nodes
+    groups: tuple[tuple[np.ndarray, np.ndarray], ...]  # per player
+    balance: tuple[float, ...]  # per player: the larger group's share of the nodes
     levels: int = 0  # the tree's depth (the walks' stack size)
     roots: tuple = ()  # per player: (roots of group 0, of group 1), int64 node ids
     own: tuple = ()  # per player: (infosets of group 0, of group 1, the rest), int32
@@ -150,7 +154,7 @@ class Schedule:
         """Fill `own`: which update each of a player's infosets belongs to."""
         ts = kern.tree_struct(tree)
         own = []
-        for p in (0, 1):
+        for p in range(tree.num_players):
             marks = np.zeros(tree.num_infosets, dtype=np.int8)
             kern._mark_infosets(ts, self.groups[p][0], p, 1, marks)
             kern._mark_infosets(ts, self.groups[p][1], p, 2, marks)
@@ -168,8 +172,10 @@ class Schedule:
         empty = np.zeros((0, 2), dtype=np.int64)
         whole = np.array([[0, tree.num_nodes]], dtype=np.int64)
         none = np.zeros(0, dtype=np.int64)
-        return cls(-1, whole, ((empty, empty), (empty, empty)), (1.0, 1.0), levels,
-                   ((none, none), (none, none))).assign_infosets(tree)
+        players = range(tree.num_players)
+        return cls(-1, whole, tuple((empty, empty) for _ in players),
+                   tuple(1.0 for _ in players), levels,
+                   tuple((none, none) for _ in players)).assign_infosets(tree)
 
     @classmethod
     def split(cls, tree: FlatTree, scratch: np.ndarray, max_depth: int = 12) -> "Schedule":
@@ -195,7 +201,7 @@ class Schedule:
             sizes = ranges[:, 1] - ranges[:, 0]
             top = n - int(sizes.sum())
             groups, shares, cost = [], [], 0
-            for p in (0, 1):
+            for p in range(tree.num_players):
                 owner.fill(-1)
                 roots = kern._components(ts, ranges, p, owner)
                 comp_size = np.bincount(roots, weights=sizes, minlength=len(ranges))
@@ -221,7 +227,8 @@ class Schedule:
         # The top: every node outside the frontier's subtrees (depth <= d).
         bounds = np.concatenate(([0], ranges.ravel(), [n])).reshape(-1, 2)
         top = bounds[bounds[:, 1] > bounds[:, 0]].astype(np.int64)
-        roots = tuple(tuple(_roots(depth, d, g) for g in groups[p]) for p in (0, 1))
+        roots = tuple(tuple(_roots(depth, d, g) for g in groups[p])
+                      for p in range(tree.num_players))
         return cls(d, top, groups, shares, levels, roots).assign_infosets(tree)
 
 
@@ -260,12 +267,16 @@ class CFRSolver:
         self.schedule = Schedule.split(tree, reach_own)
         self._width = int(tree.num_children.max()) if n else 1
         self._tree = kern.tree_struct(tree)
+        # Player p's view (its own payoff under the kernels' sign) for each pass; the
+        # same struct for both players of a two-player zero-sum tree.
+        self._views = tuple(self._tree if tree.payoffs is None else
+                            kern.tree_struct(tree, p) for p in range(tree.num_players))
         # Infosets with a node in the top of a split schedule are updated every pass
         # (both threads' walks may reach them, so neither marks them); the walks mark
         # the others they reach.
         touched = np.zeros(tree.num_infosets, dtype=np.int8)
         if self.schedule.depth >= 0:
-            for p in (0, 1):
+            for p in range(tree.num_players):
                 touched[self.schedule.own[p][2]] = kern.ALWAYS
         self._state = kern.CFRState(self.current, self.regret, self.prediction,
                                     self.strategy_sum, instant, reach_own, np.empty(n),
@@ -293,7 +304,7 @@ class CFRSolver:
     def step(self, iterations: int = 1) -> None:
         """Run `iterations` iterations. A Ctrl-C (SIGINT) meanwhile takes effect once the
         iteration under way is complete (`_whole_iterations`)."""
-        ts, cs, a, sched = self._tree, self._state, self.algo, self.schedule
+        cs, a, sched = self._state, self.algo, self.schedule
         threads, levels, width = self.threads, sched.levels, self._width
         with _whole_iterations() as interrupted:
             for _ in range(iterations):
@@ -301,7 +312,7 @@ class CFRSolver:
                 it = self.iteration
                 rule = kern.Rule(a.rule, float(it), float(a.alpha), float(a.beta),
                                  float(a.gamma), a.average_weight(it))
-                for p in (0, 1):
+                for p, ts in enumerate(self._views):
                     (r0, r1), (own0, own1, own_top) = sched.roots[p], sched.own[p]
                     kern._pass_top_down(ts, cs, p, sched.down)
                     _both(lambda: kern._pass_group(ts, cs, p, rule, r0, own0, levels,

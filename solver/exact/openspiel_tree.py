@@ -1,4 +1,5 @@
-"""Build a FlatTree from any two-player zero-sum OpenSpiel game by walking its states.
+"""Build a FlatTree from any OpenSpiel game of sequential moves by walking its states:
+two-player zero-sum games keep player 0's payoff only, others every player's.
 
 Slow (a Python call per node) but generic: it is how the solver is tested on games it
 knows nothing about (Kuhn and Leduc poker) and cross-checked against OpenSpiel on small
@@ -15,10 +16,15 @@ from solver.exact.tree import (CHANCE, DECISION, TERMINAL, FlatTree, action_dtyp
 
 
 def build_from_openspiel(game: pyspiel.Game, max_nodes: int = 5_000_000) -> FlatTree:
-    """The full tree of a 2-player zero-sum game; infosets keyed by information strings."""
-    if game.num_players() != 2:
-        raise ValueError(f"the solver handles two-player games (got {game.num_players()})")
+    """The full tree of a sequential game; infosets keyed by information strings."""
+    game_type = game.get_type()
+    if game_type.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
+        raise ValueError(f"the solver needs a sequential game (got {game_type.dynamics}); "
+                         f"convert a simultaneous one with pyspiel.convert_to_turn_based")
+    players = game.num_players()
+    zero_sum_pair = players == 2 and game_type.utility == pyspiel.GameType.Utility.ZERO_SUM
     kind, player, infoset, first, count, prob, payoff = [], [], [], [], [], [], []
+    returns: dict[int, list[float]] = {}
     set_index: dict[str, int] = {}
     set_player: list[int] = []
     set_actions: list[list[int]] = []
@@ -33,7 +39,8 @@ def build_from_openspiel(game: pyspiel.Game, max_nodes: int = 5_000_000) -> Flat
         node, state = frontier.pop()
         if state.is_terminal():
             kind[node] = TERMINAL
-            payoff[node] = state.returns()[0]
+            returns[node] = state.returns()
+            payoff[node] = returns[node][0]
             continue
         if state.is_chance_node():
             kind[node] = CHANCE
@@ -64,6 +71,11 @@ def build_from_openspiel(game: pyspiel.Game, max_nodes: int = 5_000_000) -> Flat
                            dtype=count_dtype(max(map(len, set_actions), default=0)))
     all_actions = [a for acts in set_actions for a in acts]
     keys = list(set_index)
+    payoffs = None
+    if not zero_sum_pair:
+        payoffs = np.zeros((players, len(kind)))
+        for node, r in returns.items():
+            payoffs[:, node] = r
     tree = FlatTree(
         kind=np.array(kind, dtype=np.int8),
         player=np.array(player, dtype=np.int8),
@@ -71,7 +83,8 @@ def build_from_openspiel(game: pyspiel.Game, max_nodes: int = 5_000_000) -> Flat
         first_child=np.array(first, dtype=index_dtype(len(kind))),
         num_children=np.array(count, dtype=count_dtype(max(count, default=0))),
         edge_prob=np.array(prob, dtype=np.float64),
-        payoff=payoff_array(np.array(payoff, dtype=np.float64)),
+        payoff=payoff_array(np.array(payoff, dtype=np.float64)) if payoffs is None
+        else payoffs[0].copy(),
         infoset_player=np.array(set_player, dtype=np.int8),
         infoset_offset=np.concatenate(([0], np.cumsum(num_actions, dtype=np.int64)[:-1]))
         .astype(index_dtype(n_slots)),
@@ -79,6 +92,7 @@ def build_from_openspiel(game: pyspiel.Game, max_nodes: int = 5_000_000) -> Flat
         infoset_actions=np.array(all_actions, dtype=action_dtype(max(all_actions, default=0))),
         infoset_key=keys,
         description=str(game),
+        payoffs=payoffs,
     )
     tree.validate()
     return tree

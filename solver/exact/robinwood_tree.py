@@ -227,6 +227,10 @@ def _build(rules, num_nodes, na, tok_fastest, tok_seen, base, symmetric):
     count = np.empty(num_nodes, dtype=np.int8)
     prob = np.empty(num_nodes, dtype=np.float64)
     payoff = np.empty(num_nodes, dtype=np.float32)
+    players = rules[k.R_PLAYERS]
+    teams = rules[k.R_TEAMS] != 0
+    # Every player's payoff, for trees of three or four players (none for two).
+    payoffs = np.zeros((players if players > 2 else 0, num_nodes))
     guess = max(1024, num_nodes // 4)
     set_player = np.empty(guess, dtype=np.int8)
     set_obs = np.empty(guess, dtype=np.int32)
@@ -243,27 +247,28 @@ def _build(rules, num_nodes, na, tok_fastest, tok_seen, base, symmetric):
         size *= 2
     set_table = np.full(size, -1, dtype=np.int32)
     n_trie = np.zeros(1, dtype=np.int64)
-    n_trie[0] = 2  # trie roots: 0 for player 0, 1 for player 1
-    trie_parent[0] = -1
-    trie_parent[1] = -1
-    trie_token[0] = 0
-    trie_token[1] = 0
+    n_trie[0] = players  # trie roots: node p for player p's empty record
+    for p in range(players):
+        trie_parent[p] = -1
+        trie_token[p] = 0
     n_sets = 0
     n_slots = 0
 
     stack = np.empty((4096, k.S_SIZE), dtype=np.int64)
-    # node id, observation (trie node) of p0 and of p1, bitmask of positions mentioned
-    stack_meta = np.empty((4096, 4), dtype=np.int64)
+    # node id, bitmask of positions mentioned, then each player's observation (trie node)
+    stack_meta = np.empty((4096, 2 + players), dtype=np.int64)
+    obs = np.empty(players, dtype=np.int64)
+    parent_obs = np.empty(players, dtype=np.int64)  # the popped node's (its slot is reused)
     actions = np.empty(k.MAX_LEGAL, dtype=np.int64)
     probs = np.empty(k.MAX_CHANCE_OUTCOMES, dtype=np.float64)
-    ret = np.zeros(2, dtype=np.float64)
+    ret = np.zeros(players, dtype=np.float64)
 
     stack[0] = k.initial_state(rules)
     stack_meta[0, 0] = 0
-    stack_meta[0, 1] = 0
-    stack_meta[0, 2] = 1
     n_pos = rules[k.R_N]
-    stack_meta[0, 3] = _initially_mentioned(stack[0], n_pos)
+    stack_meta[0, 1] = _initially_mentioned(stack[0], n_pos)
+    for p in range(players):
+        stack_meta[0, 2 + p] = p
     top = 1
     n_nodes = 1
     prob[0] = 1.0
@@ -271,9 +276,9 @@ def _build(rules, num_nodes, na, tok_fastest, tok_seen, base, symmetric):
         top -= 1
         state = stack[top].copy()
         node = stack_meta[top, 0]
-        obs0 = stack_meta[top, 1]
-        obs1 = stack_meta[top, 2]
-        touched = stack_meta[top, 3]
+        touched = stack_meta[top, 1]
+        for p in range(players):
+            parent_obs[p] = stack_meta[top, 2 + p]
         cur = k.current_player(state)
         if cur == k.TERMINAL_PLAYER:
             kind[node] = TERMINAL
@@ -283,10 +288,12 @@ def _build(rules, num_nodes, na, tok_fastest, tok_seen, base, symmetric):
             count[node] = 0
             k.returns(state, rules, ret)
             payoff[node] = ret[0]
-            if np.float64(payoff[node]) != ret[0]:
+            for p in range(payoffs.shape[0]):
+                payoffs[p, node] = ret[p]
+            if players == 2 and np.float64(payoff[node]) != ret[0]:
                 return -2, kind, player, infoset, first, count, prob, payoff, set_player, \
                     set_obs, set_count, set_actions, trie_parent, trie_token, n_sets, \
-                    n_slots, n_trie[0]
+                    n_slots, n_trie[0], payoffs
             continue
         m = _expand(state, rules, cur, symmetric, touched, actions, probs)
         if cur == k.CHANCE_PLAYER:
@@ -294,8 +301,8 @@ def _build(rules, num_nodes, na, tok_fastest, tok_seen, base, symmetric):
             player[node] = -1
             infoset[node] = -1
         else:
-            obs = obs0 if cur == 0 else obs1
-            slot = _set_find(set_table, set_obs, obs)
+            mine = parent_obs[cur]
+            slot = _set_find(set_table, set_obs, mine)
             if set_table[slot] != -1:
                 s = set_table[slot]
             else:
@@ -306,7 +313,7 @@ def _build(rules, num_nodes, na, tok_fastest, tok_seen, base, symmetric):
                 set_actions = _grow_by_half(set_actions, n_slots + m)
                 set_table[slot] = s
                 set_player[s] = cur
-                set_obs[s] = obs
+                set_obs[s] = mine
                 set_count[s] = m
                 for i in range(m):
                     set_actions[n_slots + i] = actions[i]
@@ -320,7 +327,7 @@ def _build(rules, num_nodes, na, tok_fastest, tok_seen, base, symmetric):
         if n_nodes + m > num_nodes:
             return -1, kind, player, infoset, first, count, prob, payoff, set_player, \
                 set_obs, set_count, set_actions, trie_parent, trie_token, n_sets, n_slots, \
-                n_trie[0]
+                n_trie[0], payoffs
         first[node] = n_nodes
         count[node] = m
         payoff[node] = 0.0
@@ -336,8 +343,8 @@ def _build(rules, num_nodes, na, tok_fastest, tok_seen, base, symmetric):
             nxt = stack[top]
             nxt[:] = state
             k.apply_action(nxt, rules, a)
-            o0 = obs0
-            o1 = obs1
+            for p in range(players):
+                obs[p] = parent_obs[p]
             # Terminal nodes belong to no infoset: their observations are never needed
             # (this saves about a trie node per terminal, in time and memory).
             ends = nxt[k.S_PHASE] == k.PH_TERMINAL
@@ -359,18 +366,20 @@ def _build(rules, num_nodes, na, tok_fastest, tok_seen, base, symmetric):
                 if 2 * (n_trie[0] + 2) > trie_table.shape[0]:
                     trie_table = _trie_rehash(trie_table, trie_parent, trie_token, n_trie[0],
                                               base)
-                if who == k.SCOPE_ALL or actor == 0:
-                    o0 = _observe(trie_table, trie_parent, trie_token, n_trie, o0, token, base)
-                if who == k.SCOPE_ALL or actor == 1:
-                    o1 = _observe(trie_table, trie_parent, trie_token, n_trie, o1, token, base)
+                for p in range(players):
+                    # SCOPE_TEAM: the actor and the partner opposite (team mode)
+                    if who == k.SCOPE_ALL or p == actor or \
+                            (who == k.SCOPE_TEAM and teams and p == (actor + 2) % 4):
+                        obs[p] = _observe(trie_table, trie_parent, trie_token, n_trie,
+                                          obs[p], token, base)
             stack_meta[top, 0] = child
-            stack_meta[top, 1] = o0
-            stack_meta[top, 2] = o1
-            stack_meta[top, 3] = _mentioned_after(touched, cur, a, nxt, n_pos)
+            stack_meta[top, 1] = _mentioned_after(touched, cur, a, nxt, n_pos)
+            for p in range(players):
+                stack_meta[top, 2 + p] = obs[p]
             top += 1
         n_nodes += m
     return n_nodes, kind, player, infoset, first, count, prob, payoff, set_player, set_obs, \
-        set_count, set_actions, trie_parent, trie_token, n_sets, n_slots, n_trie[0]
+        set_count, set_actions, trie_parent, trie_token, n_sets, n_slots, n_trie[0], payoffs
 
 
 @jit
@@ -467,7 +476,8 @@ class KeyBuilder:
 
 def build_robinwood_tree(variant: Variant, max_nodes: int = 200_000_000,
                          symmetric: bool = False, num_nodes: int | None = None) -> FlatTree:
-    """The whole game tree of a two-player variant, under the lazy deal.
+    """The whole game tree of a variant (two to four players, teams too), under the lazy
+    deal. Trees of three or four players carry every player's payoff (`payoffs`).
 
     symmetric=True explores one representative per class of interchangeable positions
     (see `solver.exact.symmetry`): a smaller game with the same value, whose strategies lift
@@ -481,9 +491,9 @@ def build_robinwood_tree(variant: Variant, max_nodes: int = 200_000_000,
     if symmetric and variant.layout is not None:
         raise ValueError("position symmetry needs the random deal; drop the layout or "
                          "solve without symmetry")
-    if variant.players != 2:
-        raise ValueError(f"the exact solver handles two players (got players="
-                         f"{variant.players}); use the simulator for 3-4 players")
+    if symmetric and variant.players != 2:
+        raise ValueError("position symmetry is implemented for two players; solve "
+                         f"{variant} without it")
     rules = rules_array(variant)
     na = num_distinct_actions(variant.num_positions)
     fastest, seen, base = _token_layout(variant.num_positions)
@@ -495,7 +505,7 @@ def build_robinwood_tree(variant: Variant, max_nodes: int = 200_000_000,
         raise TreeTooLarge(f"the game tree of {variant} has more than {max_nodes:,} nodes; "
                            f"lower max_turns or pick a smaller deck")
     (n, kind, player, infoset, first, count, prob, payoff, set_player, set_obs, set_count,
-     set_actions, trie_parent, trie_token, n_sets, n_slots, n_trie) = _build(
+     set_actions, trie_parent, trie_token, n_sets, n_slots, n_trie, payoffs) = _build(
         rules, num_nodes, na, fastest, seen, base, symmetric)
     if n == -2:
         raise ValueError(f"{variant} has a payoff that is not exactly a float32")
@@ -503,6 +513,9 @@ def build_robinwood_tree(variant: Variant, max_nodes: int = 200_000_000,
         raise ValueError(f"the tree of {variant} has a different size than counted "
                          f"({num_nodes:,}): is num_nodes from the same symmetry?")
     num_actions = set_count[:n_sets].copy()
+    every_payoff = payoffs if variant.players > 2 else None
+    if every_payoff is not None:
+        payoff = every_payoff[0].copy()  # -1/3 (four players) is no float32
     tree = FlatTree(
         kind=kind, player=player, infoset=infoset, first_child=first, num_children=count,
         edge_prob=prob, payoff=payoff,
@@ -515,6 +528,7 @@ def build_robinwood_tree(variant: Variant, max_nodes: int = 200_000_000,
                                 trie_token[:n_trie].copy(), set_obs[:n_sets].copy(),
                                 set_player[:n_sets].copy()),
         description=str(variant) + (" (position-symmetric)" if symmetric else ""),
+        payoffs=every_payoff,
     )
     tree.symmetric = symmetric
     return tree
@@ -556,6 +570,7 @@ class TrieIndex:
 
     def __init__(self, variant: Variant, arrays: dict[str, np.ndarray]):
         n = variant.num_positions
+        self._players = variant.players
         self._na = num_distinct_actions(n)
         self._fastest, self._seen, self._base = _token_layout(n)
         names = {name: c for c, name in enumerate(NAMES)}
@@ -587,7 +602,7 @@ class TrieIndex:
             ints = np.array([self._token(t) for t in tokens], dtype=np.int64)
         except (KeyError, ValueError):
             return -1
-        if root not in (0, 1):
+        if not 0 <= root < self._players:
             return -1
         return int(_walk(self._child[0], self._child[1], self._sets[0], self._sets[1],
                          root, ints, self._base))

@@ -1,5 +1,6 @@
-"""The narrow interface between games and solvers: a two-player zero-sum game tree as
-flat arrays (no Python object per node).
+"""The narrow interface between games and solvers: a game tree as flat arrays (no
+Python object per node). Two-player zero-sum trees carry player 0's payoff only; trees
+of three or more players (or of any general-sum game) carry every player's (`payoffs`).
 
 Nodes are numbered so that every parent comes before its children and the children of
 a node are contiguous (`first_child[n] .. first_child[n] + num_children[n] - 1`). A
@@ -20,7 +21,9 @@ TERMINAL, CHANCE, DECISION = 0, 1, 2
 
 @dataclasses.dataclass
 class FlatTree:
-    """A game tree for the CFR kernels. Payoffs are player 0's (player 1 gets minus)."""
+    """A game tree for the CFR kernels. `payoff` is player 0's; in a two-player zero-sum
+    tree player 1 gets minus it and `payoffs` is None, otherwise `payoffs[p]` holds
+    player p's payoff at every node (zero off the terminals)."""
 
     # Narrow types (see `layout_dtypes`): indices in 32 bits, counts in 8 where they fit,
     # payoffs in float32 when every payoff is exactly a float32 (kernels add in float64).
@@ -40,11 +43,22 @@ class FlatTree:
                                  #   action id
     infoset_key: Callable[[int], str] | list[str]  # infoset -> information-state string
     description: str = ""
+    payoffs: np.ndarray | None = None  # float64 (players, nodes), or None: 2-player zero-sum
 
     # ----- sizes -----------------------------------------------------------------------
     @property
     def num_nodes(self) -> int:
         return len(self.kind)
+
+    @property
+    def num_players(self) -> int:
+        return 2 if self.payoffs is None else int(self.payoffs.shape[0])
+
+    def player_payoff(self, p: int) -> np.ndarray:
+        """Player p's payoff per node (float64 where the tree stores every player's)."""
+        if self.payoffs is not None:
+            return self.payoffs[p]
+        return self.payoff if p == 0 else -self.payoff.astype(np.float64)
 
     @property
     def num_infosets(self) -> int:
@@ -84,6 +98,17 @@ class FlatTree:
             raise ValueError("a decision node's child count differs from its infoset's")
         if np.any(self.infoset_player[sets] != self.player[decisions]):
             raise ValueError("a decision node's player differs from its infoset's")
+        if self.payoffs is not None:
+            if self.payoffs.ndim != 2 or self.payoffs.shape[1] != n or \
+                    self.payoffs.shape[0] < 2:
+                raise ValueError(f"payoffs must have shape (players, {n}), got "
+                                 f"{self.payoffs.shape}")
+            if not np.array_equal(self.payoffs[0], self.payoff):
+                raise ValueError("payoffs[0] differs from payoff (player 0's)")
+            if np.any(self.payoffs[:, self.kind != TERMINAL] != 0):
+                raise ValueError("payoffs must be zero off the terminal nodes")
+            if np.any(self.player[decisions] >= self.payoffs.shape[0]):
+                raise ValueError("a decision node's player has no payoff row")
         chance = np.flatnonzero(self.kind == CHANCE)
         if len(chance):
             ids = _ranges(self.first_child[chance], self.num_children[chance])
