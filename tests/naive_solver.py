@@ -10,7 +10,7 @@ A strategy here is `{info_state_string: {action: probability}}`.
 
 The iteration (one per call of `NaiveCFR.iteration`), for t = 1, 2, ...:
 
-    for p in (0, 1):                                  # alternating updates
+    for p in (0, 1, ..., N-1):                        # alternating updates
         walk the tree with the current strategy; at each of p's nodes h in infoset I
             instant[I][a]  += pi_-p(h) * (v_p(h a) - v_p(h))   # counterfactual regret
             strat_sum[I][a] += w(t) * pi_p(h) * sigma(I)[a]
@@ -52,6 +52,8 @@ class Node:
     probs: list[float] = field(default_factory=list)   # chance probabilities
     children: list["Node"] = field(default_factory=list)
     payoff: float = 0.0                # player 0's payoff at terminals
+    payoffs: tuple = ()                # every player's payoff at terminals
+    players: int = 2                   # the game's number of players (every node)
 
 
 # ----- trees ---------------------------------------------------------------------------
@@ -61,17 +63,20 @@ def from_openspiel(game) -> Node:
 
     def walk(state) -> Node:
         if state.is_terminal():
-            return Node(TERMINAL, payoff=float(state.returns()[0]))
+            returns = tuple(float(x) for x in state.returns())
+            return Node(TERMINAL, payoff=returns[0], payoffs=returns, players=n)
         if state.is_chance_node():
             outcomes = state.chance_outcomes()
-            return Node(CHANCE, actions=[a for a, _ in outcomes],
+            return Node(CHANCE, players=n, actions=[a for a, _ in outcomes],
                         probs=[q for _, q in outcomes],
                         children=[walk(state.child(a)) for a, _ in outcomes])
         p = state.current_player()
         legal = list(state.legal_actions())
         return Node(DECISION, player=p, key=state.information_state_string(p),
-                    actions=legal, children=[walk(state.child(a)) for a in legal])
+                    players=n, actions=legal,
+                    children=[walk(state.child(a)) for a in legal])
 
+    n = game.num_players()
     return walk(game.new_initial_state())
 
 
@@ -79,22 +84,26 @@ def from_flat(tree) -> Node:
     """The same nested form read from a FlatTree's arrays (reads fields only)."""
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
     keys = [tree.key(s) for s in range(tree.num_infosets)]
+    players = 2 if tree.payoffs is None else int(tree.payoffs.shape[0])
 
     def walk(n: int) -> Node:
         kind = int(tree.kind[n])
         first, count = int(tree.first_child[n]), int(tree.num_children[n])
         kids = list(range(first, first + count))
         if kind == 0:
-            return Node(TERMINAL, payoff=float(tree.payoff[n]))
+            x = float(tree.payoff[n])
+            returns = ((x, -x) if tree.payoffs is None
+                       else tuple(float(v) for v in tree.payoffs[:, n]))
+            return Node(TERMINAL, payoff=x, payoffs=returns, players=players)
         if kind == 1:
-            return Node(CHANCE, actions=list(range(count)),
+            return Node(CHANCE, players=players, actions=list(range(count)),
                         probs=[float(tree.edge_prob[c]) for c in kids],
                         children=[walk(c) for c in kids])
         s = int(tree.infoset[n])
         off = int(tree.infoset_offset[s])
         actions = [int(a) for a in tree.infoset_actions[off:off + count]]
         return Node(DECISION, player=int(tree.player[n]), key=keys[s], actions=actions,
-                    children=[walk(c) for c in kids])
+                    players=players, children=[walk(c) for c in kids])
 
     return walk(0)
 
@@ -141,11 +150,11 @@ def to_array(tree, table: dict[str, dict[int, float]]):
 
 
 # ----- expected value and best response ------------------------------------------------
-def expected_value(root: Node, strategy) -> float:
-    """Player 0's expected payoff when both players follow `strategy`."""
+def expected_value(root: Node, strategy, player: int = 0) -> float:
+    """`player`'s expected payoff when every player follows `strategy`."""
     def value(node: Node) -> float:
         if node.kind == TERMINAL:
-            return node.payoff
+            return node.payoffs[player]
         if node.kind == CHANCE:
             return sum(q * value(c) for q, c in zip(node.probs, node.children))
         row = strategy[node.key]
@@ -155,12 +164,11 @@ def expected_value(root: Node, strategy) -> float:
 
 
 def best_response_value(root: Node, strategy, b: int) -> float:
-    """Value, to player b (b's own payoff), of b's best response to the other player's
+    """Value, to player b (b's own payoff), of b's best response to the other players'
     part of `strategy`: the textbook recursion over infosets. At an infoset I of b the
     chosen action maximises sum over h in I of (chance x opponent reach of h) x value of
     h's child; values below are those of b's best responses deeper down (well defined
     under perfect recall)."""
-    sign = 1.0 if b == 0 else -1.0
     members: dict[str, list[tuple[float, Node]]] = {}   # key -> [(reach_-b(h), h)]
 
     def collect(node: Node, reach: float) -> None:
@@ -195,7 +203,7 @@ def best_response_value(root: Node, strategy, b: int) -> float:
         if id(node) in node_value:
             return node_value[id(node)]
         if node.kind == TERMINAL:
-            v = sign * node.payoff
+            v = node.payoffs[b]
         elif node.kind == CHANCE:
             v = sum(q * value(c) for q, c in zip(node.probs, node.children))
         elif node.player == b:
@@ -210,7 +218,10 @@ def best_response_value(root: Node, strategy, b: int) -> float:
 
 
 def nash_conv(root: Node, strategy) -> float:
-    return best_response_value(root, strategy, 0) + best_response_value(root, strategy, 1)
+    """Sum over players of what a best response gains over `strategy` (for two players
+    zero-sum the two values cancel, leaving the sum of the best-response values)."""
+    return sum(best_response_value(root, strategy, p) - expected_value(root, strategy, p)
+               for p in range(root.players))
 
 
 # ----- the CFR family ------------------------------------------------------------------
@@ -234,7 +245,7 @@ class NaiveCFR:
     def iteration(self) -> None:
         self.t += 1
         t = self.t
-        for p in (0, 1):
+        for p in range(self.root.players):
             instant = {k: {a: 0.0 for a in acts}
                        for k, (q, acts) in self.sets.items() if q == p}
             self._walk(self.root, p, 1.0, 1.0, instant, self.weight(t))
@@ -260,10 +271,9 @@ class NaiveCFR:
 
     def _walk(self, node: Node, p: int, own: float, other: float, instant, w) -> float:
         """Player p's value of `node` under the current strategy; `own` is p's reach,
-        `other` the opponent's times chance's."""
-        sign = 1.0 if p == 0 else -1.0
+        `other` the other players' times chance's."""
         if node.kind == TERMINAL:
-            return sign * node.payoff
+            return node.payoffs[p]
         if node.kind == CHANCE:
             return sum(q * self._walk(c, p, own, other * q, instant, w)
                        for q, c in zip(node.probs, node.children))
