@@ -328,10 +328,15 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
     if as_json:
         click.echo(json.dumps(summary, indent=2))
     else:
+        if summary.get("players", 2) == 2:
+            quality = (f"exploitability {summary['exploitability']:.3g}, value for seat 0 "
+                       f"{summary['value']:+.4f}")
+        else:  # NashConv: the sum of every seat's best-response gain
+            values = ", ".join(f"{v:+.4f}" for v in summary["values"])
+            quality = f"NashConv {summary['nash_conv']:.3g}, seat values {values}"
         click.echo(f"{summary['variant']} with {summary['algorithm']['name']}: "
                    f"{summary['iterations']} iterations in {summary['seconds']:.1f} s, "
-                   f"exploitability {summary['exploitability']:.3g}, value for seat 0 "
-                   f"{summary['value']:+.4f}, peak memory "
+                   f"{quality}, peak memory "
                    f"{summary['peak_memory_bytes'] / 1024**2:,.0f} MiB -> {summary['out']}")
 
 

@@ -53,6 +53,32 @@ def test_cli_solve_writes_a_strategy_openspiel_can_check(tmp_path):
     assert lines[0] == "iteration,seconds,exploitability,value" and len(lines) >= 2
 
 
+def test_cli_solves_three_players_and_openspiel_agrees(tmp_path):
+    """The same command as for two players solves a 3-player variant: the stored policy
+    answers for every seat, and OpenSpiel's NashConv and expected payoffs of it equal
+    the recorded ones."""
+    from open_spiel.python.algorithms import expected_game_score
+    from open_spiel.python.algorithms import exploitability as os_exploitability
+
+    out = tmp_path / "run"
+    result = run_cli("solve", "--variant", "rspx:players=3,max_turns=2", "--algo", "cfr+",
+                     "--iterations", "60", "--out", str(out), "--json")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output[result.output.index("{"):])
+    assert summary["players"] == 3 and summary["symmetric"] is False
+    assert len(summary["values"]) == 3 and summary["nash_conv"] > 0
+    policy = load_strategy(out)
+    assert list(policy.player_ids) == [0, 1, 2]
+    game = policy.game
+    os_policy = policy.to_tabular()
+    assert abs(os_exploitability.nash_conv(game, os_policy) - summary["nash_conv"]) < 1e-9
+    values = expected_game_score.policy_value(game.new_initial_state(), [os_policy] * 3)
+    assert np.allclose(values, summary["values"], atol=1e-9)
+    text = run_cli("solve", "--variant", "rspx:players=3,max_turns=2", "--algo", "cfr+",
+                   "--iterations", "5", "--out", str(tmp_path / "r2"))
+    assert text.exit_code == 0 and "NashConv" in text.output and "seat values" in text.output
+
+
 def test_no_symmetry_solves_the_full_tree(tmp_path):
     summary = solve(SolveConfig(game_def.parse(SMALL), algorithm("cfr+"), tmp_path,
                                 max_iterations=5, symmetric=False))
@@ -115,8 +141,8 @@ def test_a_tree_that_cannot_fit_is_refused_with_its_size():
     (["--deck", "rspx", "--out", "x"], "give a stopping rule"),
     (["--deck", "rspx", "--algo", "cfrr", "--iterations", "1", "--out", "x"],
      "unknown algorithm 'cfrr'"),
-    (["--deck", "rspx", "--players", "3", "--iterations", "1", "--out", "x"],
-     "two players"),
+    (["--deck", "rspx", "--players", "5", "--iterations", "1", "--out", "x"],
+     "players must be 2, 3 or 4"),
     (["--iterations", "1", "--out", "x"], "name a variant"),
     (["--deck", "rspx", "--target-exploitability", "-1", "--out", "x"],
      "'--target-exploitability': -1.0 is not in the range x>0"),

@@ -22,7 +22,7 @@ import numpy as np
 from game_def.errors import RobinWoodError
 from game_def.variant import Variant
 
-from solver.exact.best_response import BestResponder
+from solver.exact.best_response import BestResponder, player_values
 from solver.exact.cfr import Algorithm, CFRSolver
 from solver.exact._kernels import RULE_PCFR_PLUS
 from solver.exact.robinwood_tree import (PEAK_BYTES_PER_NODE, PREDICTION_BYTES_PER_NODE,
@@ -59,9 +59,6 @@ class SolveConfig:
     symmetric: bool = True  # lossless position symmetry (solver.exact.symmetry)
 
     def __post_init__(self):
-        if self.variant.players != 2:
-            raise SolveError(f"the exact solver handles two players (got players="
-                             f"{self.variant.players}); use `robinwood simulate` for 3-4")
         if (self.target_exploitability is None and self.max_iterations is None
                 and self.max_seconds is None):
             raise SolveError("give a stopping rule: --target-exploitability, "
@@ -163,9 +160,13 @@ def _solve(config: SolveConfig, on_progress, on_phase) -> dict:
     restored = _load_checkpoint(checkpoint, config) if config.resume else None
 
     say(f"counting the game tree of {config.variant}")
-    symmetric = config.symmetric and config.variant.layout is None
+    # The position symmetry is a two-player reduction (solver.exact.symmetry).
+    symmetric = (config.symmetric and config.variant.layout is None
+                 and config.variant.players == 2)
     per_node = PEAK_BYTES_PER_NODE + (PREDICTION_BYTES_PER_NODE
                                       if config.algo.rule == RULE_PCFR_PLUS else 0)
+    if config.variant.players > 2:
+        per_node += 8 * config.variant.players  # every player's payoff (FlatTree.payoffs)
     nodes = check_fits(config.variant, config.max_memory_bytes, symmetric, per_node)
     say("building the game tree" + (" (position-symmetric)" if symmetric else ""))
     t0 = time.perf_counter()
@@ -259,6 +260,8 @@ def _solve(config: SolveConfig, on_progress, on_phase) -> dict:
         "iterations": solver.iteration,
         "exploitability": final.exploitability,
         "value": final.value,
+        "players": config.variant.players,
+        "nash_conv": final.exploitability * config.variant.players,
         "seconds": elapsed,
         "wall_seconds": time.perf_counter() - wall_start,
         "tree_build_seconds": build_seconds,
@@ -272,6 +275,9 @@ def _solve(config: SolveConfig, on_progress, on_phase) -> dict:
     }
     average = solver.average_strategy(out=solver.current)  # done iterating: reuse it
     del responder, solver  # their per-node and per-slot arrays, before the file is written
+    # Each seat's value, in seat order (a reach pass: only needed beyond two players).
+    summary["values"] = ([final.value, -final.value] if config.variant.players == 2
+                         else list(player_values(tree, average)))
     save_strategy(out, tree, average, summary)
     shutil.rmtree(keys_dir, ignore_errors=True)
     lines = ["iteration,seconds,exploitability,value"] + [
