@@ -412,22 +412,56 @@ def _solve_mccfr(variant, out, iterations, seconds, minutes, levels, sure_wins, 
                    f"{' (full)' if summary['table_full'] else ''} -> {summary['out']}")
 
 
+def _players_of(metadata: dict) -> int:
+    import game_def
+
+    try:
+        return game_def.parse(metadata.get("variant", "")).players
+    except ValueError:
+        return 2  # the loader below says what is wrong with the file
+
+
+def _echo_table_balance(run_dir, as_json: bool) -> None:
+    """`robinwood stats` for 3-4 players and teams: analysis.table_balance's tables."""
+    import pandas as pd
+
+    from analysis.table_balance import table_balance_from_run
+
+    balance = table_balance_from_run(run_dir)
+    if as_json:
+        click.echo(json.dumps(balance.to_json(), indent=2))
+        return
+    click.echo(f"{balance.variant}: {balance.method} balance of the strategy in {run_dir}")
+    sides = ", ".join(f"{side} {p:.4f}" for side, p in zip(balance.sides, balance.side_wins))
+    with pd.option_context("display.width", 120, "display.float_format", "{:.4f}".format):
+        click.echo(f"\nseats (plays: turn order from the first player; value: +1 a win; wins: its side)\n"
+                   f"{balance.seats().to_string()}")
+        click.echo(f"\nwins: {sides}, draw (turn cap) {balance.totals['draws']:.4f}")
+        click.echo(f"\nrates per round\n{balance.rates().to_string()}")
+
+
 @cli.command()
 @click.argument("run_dir", type=click.Path(file_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the tables as JSON.")
 def stats(run_dir, as_json):
     """Reach-weighted statistics of the strategy in RUN_DIR (exact for exact solves,
     100,000 sampled self-play rounds for Monte Carlo CFR runs): what each peeked card
-    leads to announce, bluff and challenge rates, outcomes."""
+    leads to announce, bluff and challenge rates, outcomes. For 3-4 players and teams
+    (exact solves): each seat's value, wins and chance of being eliminated first, and
+    the round's rates."""
     import pandas as pd
 
     from analysis import profile_statistics_from_run
     from solver.store import read_metadata
 
-    if read_metadata(run_dir).get("kind") == "mccfr":
+    metadata = read_metadata(run_dir)
+    if metadata.get("kind") == "mccfr":
         from analysis.sampled import profile_statistics_sampled
 
         st = profile_statistics_sampled(run_dir, rounds=100_000, seed=0)
+    elif _players_of(metadata) > 2:
+        _echo_table_balance(run_dir, as_json)
+        return
     else:
         st = profile_statistics_from_run(run_dir)
     tables = {
@@ -509,7 +543,8 @@ def report(run_dir, other, out, parquet, rounds, seed):
                    "exact or Monte Carlo CFR, and which jobs run together.")
 @click.option("--method", type=click.Choice(["auto", "exact", "mccfr", "random"]),
               default=None, help="auto (default): exact if the tree fits, else Monte Carlo "
-                                 "CFR; random play for 3-4 players.")
+                                 "CFR (two players); random play for 3-4 players beyond "
+                                 "the exact solver.")
 @click.option("--target-exploitability", type=POSITIVE, default=None,
               help="Exact: stop at this exploitability (default 1e-3).")
 @click.option("--mccfr-seconds", type=SECONDS, default=None,

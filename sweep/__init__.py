@@ -1,6 +1,7 @@
 """What-if sweeps: one command over a grid of variants, each solved by the method that
-fits (exact, Monte Carlo CFR, or random play for 3-4 players), with a tidy table of
-metrics, the value of each rule and a report (docs/sweeps.md).
+fits (exact, for any player count; Monte Carlo CFR for two players; random play for
+3-4 players whose tree is too big), with a tidy table of metrics, the value of each
+rule and a report (docs/sweeps.md).
 
     from sweep import spec_from_text, run_sweep
     spec = spec_from_text("strikes=1,2 traitor_strikes_on_reveal=false,true",

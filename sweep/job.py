@@ -34,12 +34,25 @@ def _exact(task: Task, out: Path) -> dict:
         target_exploitability=s["exact_target"], max_iterations=s["exact_max_iterations"],
         eval_every_iterations=s["exact_eval_every"], checkpoint_seconds=1e9,
         seed=task.seed))
-    stats = profile_statistics_from_run(out)
-    stats.export(out / "tables")
-    return {"rows": metrics.from_profile(stats),
+    if summary["players"] == 2:
+        stats = profile_statistics_from_run(out)
+        stats.export(out / "tables")
+        rows, quality_measure, quality = (metrics.from_profile(stats),
+                                          "exploitability (exact)",
+                                          summary["exploitability"])
+    else:  # 3-4 players, teams: the balance tables of any table size
+        from analysis.table_balance import table_balance_from_run
+
+        balance = table_balance_from_run(out)
+        balance.export(out / "tables")
+        rows, quality_measure, quality = (metrics.from_table_balance(balance),
+                                          "NashConv (exact; CFR need not reach a Nash "
+                                          "equilibrium beyond two players)",
+                                          summary["nash_conv"])
+    return {"rows": rows,
             "statistics": "exact (every deal, reach-weighted)",
-            "quality_measure": "exploitability (exact)",
-            "quality": summary["exploitability"], "quality_lo": float("nan"),
+            "quality_measure": quality_measure,
+            "quality": quality, "quality_lo": float("nan"),
             "quality_hi": float("nan"),
             "solver": f"DCFR, {summary['iterations']} iterations",
             "peak_memory_bytes": summary["peak_memory_bytes"]}
@@ -90,8 +103,9 @@ def _random(task: Task, out: Path) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_bytes(out / "simulation.json",
                        json.dumps(result.to_json(), indent=2).encode())
-    why = ("no solver here handles 3-4 players or teams" if variant.players != 2
-           or variant.teams else "random play asked for")
+    why = ("random play asked for" if task.settings["method"] == "random" else
+           "its tree is too big for the exact solver, and Monte Carlo CFR handles two "
+           "players only")
     return {"rows": metrics.from_simulation(result, variant.first_player, variant.teams),
             "statistics": f"random play (uniform legal moves, not a strategy; {why}), "
                           f"{task.settings['rounds']:,} rounds",

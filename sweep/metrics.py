@@ -81,6 +81,22 @@ def from_profile(stats) -> list[dict]:
     return rows
 
 
+def from_table_balance(balance) -> list[dict]:
+    """Rows for an exact profile at any table size (analysis.table_balance): the same
+    metrics as from_profile but the best-of-3 match, which needs two players."""
+    v = balance.variant
+    first_side = v.first_player % 2 if v.teams else v.first_player
+    rows = []
+    if len(balance.side_wins) == 2:
+        rows.append(_row("first_player_value", balance.seat_values[v.first_player]))
+    rows.append(_row("first_player_win_rate", balance.side_wins[first_side]))
+    rates = balance.rates()
+    for metric in ("bluff_rate", "challenge_rate", "challenge_right_rate", "mean_turns",
+                   "turn_cap_rate"):
+        rows.append(_row(metric, rates[metric]))
+    return rows
+
+
 def from_simulation(result: SimulationResult, first_player: int, teams: bool) -> list[dict]:
     """Rows for random play (any number of players). Rates over announcements treat them
     as independent trials: approximate intervals."""

@@ -1,10 +1,11 @@
 """Which method solves each variant, and what it needs (memory, cores), decided before
 anything runs so the scheduler can keep two big solves apart.
 
-Exact when the counted tree (solver.exact.robinwood_tree.count_nodes, position-symmetric, as
-the solve job builds it) fits the memory budget at PEAK_BYTES_PER_NODE bytes a node;
-Monte Carlo CFR otherwise (its table cap is what it needs); random play for 3-4 players
-and teams, which no solver here handles.
+Exact when the counted tree (solver.exact.robinwood_tree.count_nodes, position-symmetric
+for two players, as the solve job builds it) fits the memory budget at the job's bytes a
+node; otherwise Monte Carlo CFR for two players (its table cap is what it needs) and, for
+3-4 players and teams, whose Monte Carlo CFR does not exist yet, random play, labelled
+as such (or an error when the exact method was asked for).
 """
 
 from __future__ import annotations
@@ -66,44 +67,58 @@ def _two_player(v: Variant) -> bool:
     return v.players == 2 and not v.teams
 
 
+def exact_bytes_per_node(v: Variant) -> int:
+    """What the exact solve job (solver.exact.job) counts a node at, for this variant."""
+    from solver.exact.robinwood_tree import PEAK_BYTES_PER_NODE
+
+    return PEAK_BYTES_PER_NODE + (0 if _two_player(v) else 8 * v.players)
+
+
 def precheck(point: Point, settings: SolveSettings) -> None:
     """The checks that need no tree counting (so a bad grid fails at once)."""
     v = point.variant
-    if not _two_player(v) and settings.method in ("exact", "mccfr"):
+    if not _two_player(v) and settings.method == "mccfr":
         raise GridError(f"variant {v} has {v.players} players"
-                        f"{' in teams' if v.teams else ''}: the solvers handle "
-                        f"two-player rounds; use method random (or auto) for it")
+                        f"{' in teams' if v.teams else ''}: Monte Carlo CFR handles "
+                        f"two-player rounds; use method exact (small trees), auto or random")
 
 
 def choose(point: Point, settings: SolveSettings, memory_budget: int,
            count=None) -> tuple[str, int | None, int]:
     """(method, counted nodes or None, bytes needed) for one variant; GridError when
     the variant cannot be solved as asked within the budget."""
-    from solver.exact.robinwood_tree import PEAK_BYTES_PER_NODE, count_nodes
-
-    count = count or count_nodes
+    count = count or _count_uncached
     v, method = point.variant, settings.method
     precheck(point, settings)
-    if not _two_player(v) or method == "random":
+    if method == "random":
         return "random", None, PROCESS_BYTES
     mccfr_bytes = int(settings.mccfr_table_gb * GiB) + PROCESS_BYTES
     if method in ("auto", "exact"):
-        cap = max(1, (memory_budget - PROCESS_BYTES) // PEAK_BYTES_PER_NODE)
-        nodes = count(v, cap, v.layout is None)
+        per_node = exact_bytes_per_node(v)
+        cap = max(1, (memory_budget - PROCESS_BYTES) // per_node)
+        nodes = count(v, cap, v.layout is None and _two_player(v))
         if nodes >= 0:
-            return "exact", nodes, nodes * PEAK_BYTES_PER_NODE + PROCESS_BYTES
+            return "exact", nodes, nodes * per_node + PROCESS_BYTES
         if method == "exact":
             raise GridError(f"variant {v} cannot be solved exactly: its tree has more "
                             f"than {cap:,} nodes, more than the "
-                            f"{memory_budget / GiB:.1f} GiB memory budget holds; use method "
-                            f"auto (Monte Carlo CFR for it), raise --memory-gb or lower "
-                            f"max_turns")
+                            f"{memory_budget / GiB:.1f} GiB memory budget holds; use "
+                            f"method auto (Monte Carlo CFR for two players, random play "
+                            f"beyond), raise --memory-gb or lower max_turns")
+        if not _two_player(v):
+            return "random", None, PROCESS_BYTES
     if mccfr_bytes > memory_budget:
         raise GridError(f"variant {v} needs Monte Carlo CFR with a "
                         f"{settings.mccfr_table_gb:g} GiB table, more than the "
                         f"{memory_budget / GiB:.1f} GiB memory budget; lower "
                         f"--mccfr-table-gb or raise --memory-gb")
     return "mccfr", None, mccfr_bytes
+
+
+def _count_uncached(variant: Variant, cap: int, symmetric: bool) -> int:
+    from solver.exact.robinwood_tree import count_nodes
+
+    return count_nodes(variant, cap, symmetric)
 
 
 def cached_count(cache: dict):

@@ -129,15 +129,16 @@ def effects_wide(effects: pd.DataFrame) -> pd.DataFrame:
 
 def _methods_sentence(variants: pd.DataFrame) -> str:
     counts = variants["method"].value_counts()
-    words = {"exact": "solved exactly (DCFR to the target exploitability; statistics "
-                      "over every deal)",
+    words = {"exact": "solved exactly (DCFR to the target exploitability, NashConv "
+                      "divided by the players; statistics over every deal)",
              "mccfr": "solved by Monte Carlo CFR (chosen when the tree does not fit the "
                       "memory budget, or asked for; statistics from sampled self-play, "
                       "with 95% intervals)",
              "random": "measured by random play only (uniformly random legal moves: "
-                       "3-4 players and teams have no solver here, or random play was "
-                       "asked for; these numbers describe the rules under random moves, "
-                       "not good play)"}
+                       "3-4 players or teams whose tree is too big for the exact solver, "
+                       "which have no Monte Carlo CFR yet, or random play was asked for; "
+                       "these numbers describe the rules under random moves, not good "
+                       "play)"}
     parts = [f"{n} {'variant' if n == 1 else 'variants'} {words[m]}" for m, n in counts.items()]
     failed = variants[variants["status"] == "failed"]
     text = "; ".join(parts) + "."

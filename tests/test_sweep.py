@@ -211,10 +211,23 @@ def test_the_method_follows_the_counted_tree_and_the_players():
     # does not fit: Monte Carlo CFR with its table cap
     method, nodes, need = choose(point, settings, 8 * 1024**3, lambda v, c, s: -1)
     assert method == "mccfr" and need == 2 * 1024**3 + PROCESS_BYTES
-    three = Point(0, {}, game_def.parse("standard:players=3"))
-    assert choose(three, settings, 8 * 1024**3, count)[0] == "random"
+    # 3-4 players: exact where the (non-symmetric) tree fits, at the job's bytes a node
+    # with every player's payoff; random play beyond, and an error if exact was asked for
+    three = Point(0, {}, game_def.parse("rspx:players=3,max_turns=2"))
+    symmetric_asked = []
+
+    def count3(variant, cap, symmetric):
+        symmetric_asked.append(symmetric)
+        return 1000 if cap >= 1000 else -1
+
+    method, nodes, need = choose(three, settings, 8 * 1024**3, count3)
+    assert (method, nodes, need) == ("exact", 1000, PROCESS_BYTES + (per_node + 24) * 1000)
+    assert symmetric_asked == [False]
+    assert choose(three, settings, PROCESS_BYTES + per_node * 1000, count3)[0] == "random"
+    with pytest.raises(GridError, match="cannot be solved exactly"):
+        choose(three, SolveSettings(method="exact"), PROCESS_BYTES + per_node * 1000, count3)
     with pytest.raises(GridError, match="two-player"):
-        choose(three, SolveSettings(method="exact"), 8 * 1024**3, count)
+        choose(three, SolveSettings(method="mccfr"), 8 * 1024**3, count3)
     with pytest.raises(GridError, match="--mccfr-table-gb"):
         choose(point, settings, 1024**3, lambda v, c, s: -1)
 
@@ -227,8 +240,8 @@ def test_the_method_follows_the_counted_tree_and_the_players():
     (["--grid", "strikes=", "--base", "rspx"], ["no values", "strikes=v1,v2"]),
     (["--grid", "players=2,4 teams=false,true", "--base", "standard"],
      ["players=2, teams=true", "team mode needs players=4"]),
-    (["--grid", "players=2,3", "--base", "rspx:max_turns=3", "--method", "exact"],
-     ["3 players", "method random"]),
+    (["--grid", "players=2,3", "--base", "rspx:max_turns=3", "--method", "mccfr"],
+     ["3 players", "Monte Carlo CFR handles two-player rounds"]),
     (["--grid", "max_turns=40", "--base", "standard", "--method", "exact",
       "--memory-gb", "1"], ["cannot be solved exactly", "--memory-gb"]),
     (["--grid", "strikes=1", "--base", "rspx:colour=red"], ["base variant", "'colour'"]),
@@ -296,3 +309,24 @@ def test_the_command_line_resumes_a_finished_sweep_without_solving(reference):
     assert result.exit_code == 0, result.output
     assert "0 solved, 0 failed, 4 skipped" in result.output
     assert str(reference.root / "table.csv") in result.output
+
+
+def test_three_and_four_players_are_solved_exactly_where_the_tree_fits(tmp_path):
+    """players=2,3,4 on a small deck: every variant exact (not random play), the 3-4
+    player rows read from analysis.table_balance with NashConv as their quality."""
+    from analysis.table_balance import table_balance_from_run
+
+    spec = spec_from_text("players=2,3,4", "rspx:max_turns=2", "players")
+    result = run_sweep(spec, tmp_path / "players", workers=2, progress=False,
+                       say=lambda t: None)
+    t = result.table
+    assert result.failed == 0 and set(t["method"]) == {"exact"}
+    three = t[t["variant"] == "rspx:players=3,max_turns=2"].set_index("metric")
+    assert three["quality_measure"].iloc[0].startswith("NashConv (exact")
+    assert 0 < three["quality"].iloc[0] < 1e-2
+    balance = table_balance_from_run(result.root / "runs" / "rspx_players=3_max_turns=2")
+    assert three.at["first_player_win_rate", "value"] == pytest.approx(
+        balance.side_wins[0], abs=1e-12)
+    assert three.at["bluff_rate", "value"] == pytest.approx(balance.rates()["bluff_rate"],
+                                                           abs=1e-12)
+    assert "random play" not in (result.root / "report.md").read_text()
