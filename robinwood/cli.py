@@ -246,6 +246,12 @@ def simulate(variant_text, rounds, matches, seed, as_json, **params):
               help="Refuse trees needing more (default: 80% of available memory).")
 @click.option("--symmetry/--no-symmetry", default=True, show_default=True,
               help="Merge interchangeable positions (lossless; see docs/solver.md).")
+@click.option("--lock", "lock_texts", multiple=True,
+              help="Exact solvers: fix how some decisions are played, e.g. "
+                   "'respond claim=Monk: pass=1' or 'seat=1 play=paranoid' (repeatable; "
+                   "grammar in docs/locks.md).")
+@click.option("--lock-file", type=click.Path(dir_okay=False), default=None,
+              help="A TOML file of locks: lock = [\"...\", ...].")
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="mccfr: the random seed; recorded with the strategy (the exact "
                    "solvers are deterministic).")
@@ -256,8 +262,10 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
           snapshot_minutes, out, resume,
           checkpoint_every, eval_every, eval_every_iterations,
           max_memory_gb,
-          symmetry, seed, as_json, **params):
-    """Solve a two-player variant exactly (CFR family over the full game tree)."""
+          symmetry, lock_texts, lock_file, seed, as_json, **params):
+    """Solve a variant: exactly (CFR family over the full game tree, any player count)
+    or by Monte Carlo CFR (--algo mccfr, two players), optionally with locked
+    decisions (exact)."""
     from pathlib import Path
 
     from solver.exact.cfr import algorithm
@@ -271,7 +279,8 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
         raise click.UsageError("give the time budget once: --seconds or --minutes, not both")
     if algo == "mccfr":
         refuse_unless(ctx, ["alpha", "beta", "gamma", "target_exploitability", "eval_every",
-                            "eval_every_iterations", "max_memory_gb", "symmetry"],
+                            "eval_every_iterations", "max_memory_gb", "symmetry",
+                            "lock_texts", "lock_file"],
                       "is for the exact solvers; Monte Carlo CFR (--algo mccfr) takes "
                       "--minutes, --seconds or --iterations")
         batch = 200  # MCCFRConfig.batch_iterations
@@ -298,8 +307,12 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
                             weighting, workers, max_table_gb, snapshot_minutes, resume,
                             checkpoint_every, seed, as_json, league, league_share,
                             coarse_actions, shared_world, fine_key, chunks)
+    from solver.locks import load_lock_file, parse_locks
+
+    locks = parse_locks(lock_texts) + (load_lock_file(lock_file) if lock_file else ())
     config = SolveConfig(
         variant=variant, algo=algorithm(algo, alpha, beta, gamma), out=Path(out),
+        locks=locks,
         target_exploitability=target_exploitability, max_iterations=iterations,
         max_seconds=seconds, eval_every_seconds=eval_every,
         eval_every_iterations=eval_every_iterations,
@@ -328,7 +341,17 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
     if as_json:
         click.echo(json.dumps(summary, indent=2))
     else:
-        if summary.get("players", 2) == 2:
+        if summary.get("locks"):
+            values = ", ".join(f"{v:+.4f}" for v in summary["values"])
+            shift = ", ".join(f"{v:+.4f}" for v in summary["value_shift"])
+            locked = "; ".join(f"'{r['text']}' fixes {r['fixed']:,} infosets"
+                               + (f" ({r['not_applicable']:,} selected where none of its "
+                                  f"actions is legal)" if r["not_applicable"] else "")
+                               for r in summary["locks"])
+            quality = (f"{locked}; free decisions' exploitability "
+                       f"{summary['exploitability']:.3g}, seat values {values}, shift "
+                       f"from the unlocked solve {shift}")
+        elif summary.get("players", 2) == 2:
             quality = (f"exploitability {summary['exploitability']:.3g}, value for seat 0 "
                        f"{summary['value']:+.4f}")
         else:  # NashConv: the sum of every seat's best-response gain

@@ -57,6 +57,9 @@ class SolveConfig:
     resume: bool = False
     max_memory_bytes: int | None = None
     symmetric: bool = True  # lossless position symmetry (solver.exact.symmetry)
+    # Locked decisions (solver.locks.Lock, in order): played as the locks say; the CFR
+    # family solves the rest, and exploitability is the free decisions' (solver.locks).
+    locks: tuple = ()
 
     def __post_init__(self):
         if (self.target_exploitability is None and self.max_iterations is None
@@ -73,8 +76,11 @@ class SolveConfig:
                              f"{self.eval_every_iterations})")
 
     def settings(self) -> dict:
-        return {"variant": str(self.variant), "algorithm": self.algo.to_json(),
-                "seed": self.seed, "symmetric": self.symmetric}
+        settings = {"variant": str(self.variant), "algorithm": self.algo.to_json(),
+                    "seed": self.seed, "symmetric": self.symmetric}
+        if self.locks:  # absent without locks: older checkpoints still resume
+            settings["locks"] = [lock.text for lock in self.locks]
+        return settings
 
 
 @dataclasses.dataclass
@@ -100,6 +106,32 @@ def check_fits(variant: Variant, max_memory_bytes: int | None = None,
             f"node it needs more than the {budget / 1024**3:.1f} GiB allowed. Lower "
             f"max_turns or pick a smaller deck")
     return nodes
+
+
+def _unlocked_reference(tree, config: SolveConfig) -> dict:
+    """The same algorithm on the whole tree without locks, to the same stopping rule
+    (exploitability measured at doubling iteration counts), for a locked solve's value
+    shift; no checkpoints (it is a comparison, rerun whole if interrupted)."""
+    solver = CFRSolver(tree, config.algo)
+    responder = BestResponder(tree, solver)
+    start = time.perf_counter()
+    result, mark = None, 1
+    while True:
+        todo = mark - solver.iteration
+        if config.max_iterations is not None:
+            todo = min(todo, config.max_iterations - solver.iteration)
+        solver.step(max(todo, 0))
+        result = responder.evaluate_solver()
+        spent = time.perf_counter() - start
+        if ((config.target_exploitability is not None
+             and result.exploitability <= config.target_exploitability)
+                or (config.max_iterations is not None
+                    and solver.iteration >= config.max_iterations)
+                or (config.max_seconds is not None and spent >= config.max_seconds)):
+            break
+        mark *= 2
+    return {"iterations": solver.iteration, "exploitability": result.exploitability,
+            "values": list(result.values), "seconds": time.perf_counter() - start}
 
 
 def _load_checkpoint(path: Path, config: SolveConfig) -> dict:
@@ -162,7 +194,9 @@ def _solve(config: SolveConfig, on_progress, on_phase) -> dict:
     say(f"counting the game tree of {config.variant}")
     # The position symmetry is a two-player reduction (solver.exact.symmetry).
     symmetric = (config.symmetric and config.variant.layout is None
-                 and config.variant.players == 2)
+                 and config.variant.players == 2
+                 # a scripted player is written onto the full tree (solver.locks)
+                 and not any(lock.play not in (None, "uniform") for lock in config.locks))
     per_node = PEAK_BYTES_PER_NODE + (PREDICTION_BYTES_PER_NODE
                                       if config.algo.rule == RULE_PCFR_PLUS else 0)
     if config.variant.players > 2:
@@ -178,8 +212,17 @@ def _solve(config: SolveConfig, on_progress, on_phase) -> dict:
     release_free_memory()
     say(f"tree: {tree.num_nodes:,} nodes, {tree.num_infosets:,} infosets "
         f"({build_seconds:.1f} s)")
-    solver = CFRSolver(tree, config.algo)
-    responder = BestResponder(tree, solver)  # borrows the solver's arrays
+    locked = None
+    solve_tree = tree
+    if config.locks:
+        from solver.locks import lock_decisions
+
+        say("applying the locks")
+        locked = lock_decisions(config.variant, tree, config.locks, symmetric)
+        solve_tree = locked.solve_tree()
+        say(f"locked {locked.num_locked:,} of {tree.num_infosets:,} infosets")
+    solver = CFRSolver(solve_tree, config.algo)
+    responder = BestResponder(solve_tree, solver)  # borrows the solver's arrays
     release_free_memory()  # the schedule's scratch
     history: list[Progress] = []
     elapsed = 0.0
@@ -189,8 +232,12 @@ def _solve(config: SolveConfig, on_progress, on_phase) -> dict:
         history = [Progress(**h) for h in restored["history"]]
         say(f"resumed at iteration {solver.iteration}")
 
+    last_gains: tuple = ()
+
     def measure() -> Progress:
+        nonlocal last_gains
         result = responder.evaluate_solver()
+        last_gains = result.gains
         rate = solver.iteration / elapsed if elapsed > 0 else 0.0
         p = Progress(solver.iteration, elapsed, result.exploitability, result.value, rate)
         history.append(p)
@@ -252,6 +299,7 @@ def _solve(config: SolveConfig, on_progress, on_phase) -> dict:
 
     if not history:
         measure()
+    final_gains = last_gains
     _write_checkpoint(checkpoint, config, solver, elapsed, history)
     final = history[-1]
     summary = {
@@ -277,7 +325,18 @@ def _solve(config: SolveConfig, on_progress, on_phase) -> dict:
     del responder, solver  # their per-node and per-slot arrays, before the file is written
     # Each seat's value, in seat order (a reach pass: only needed beyond two players).
     summary["values"] = ([final.value, -final.value] if config.variant.players == 2
-                         else list(player_values(tree, average)))
+                         else list(player_values(solve_tree, average)))
+    if locked is not None:
+        average = locked.lift(average)
+        del solve_tree
+        summary["locks"] = [r.to_json() for r in locked.reports]
+        summary["locked_infosets"] = locked.num_locked
+        summary["free_gains"] = list(final_gains)
+        say("solving the game without locks, for the value shift")
+        reference = _unlocked_reference(tree, config)
+        summary["unlocked"] = reference
+        summary["value_shift"] = [v - u for v, u in zip(summary["values"],
+                                                        reference["values"])]
     save_strategy(out, tree, average, summary)
     shutil.rmtree(keys_dir, ignore_errors=True)
     lines = ["iteration,seconds,exploitability,value"] + [

@@ -1,0 +1,16 @@
+"""Locked decisions: fix how chosen decisions are played (a rule of thumb, a named
+player, uniform play) and solve the rest, as poker solvers' node locking does.
+
+    from solver.locks import Lock, parse_locks
+    locks = parse_locks(["respond claim=Monk: pass=1", "seat=1 play=uniform"])
+    robinwood solve --deck rspmx --max-turns 3 --lock 'respond claim=Monk: pass=1' ...
+
+The grammar is in solver.locks.language; how a locked exact solve works, in
+solver.locks.exact and docs/locks.md.
+"""
+
+from .exact import LockedDecisions, LockReport, infoset_features, lock_decisions
+from .language import Lock, LockError, load_lock_file, parse_locks
+
+__all__ = ["Lock", "LockError", "LockReport", "LockedDecisions", "infoset_features",
+           "load_lock_file", "lock_decisions", "parse_locks"]

@@ -1,0 +1,221 @@
+"""The lock language: which decisions to fix, and how they are played.
+
+A lock is one line, the same on the command line (`--lock`), in a TOML file
+(`--lock-file`, a list `lock = ["...", ...]`) and in Python (`Lock.parse`):
+
+    [KIND] [key=value ...] : action=probability ...     fixed action probabilities
+    [KIND] [key=value ...] play=NAME                     played as a named player
+
+KIND is the decision kind: `turn` (peek or use), `announce` (after a peek: silent or an
+announcement), `respond` (challenge or pass) or `power` (unmasking, picks, the Witch's
+keep or swap, the Innkeeper's naming); none means every kind. The selectors, each
+optional, read only what the mover knows:
+
+    seat=S          the mover's seat (0-based)
+    peeked=CARD     announce decisions: the card the mover just peeked
+    claim=CARD      respond decisions: the character announced
+    power=CARD      power decisions: the character whose power is running
+    strikes=N       the mover's own strikes
+    turn=T, turn=A-B    the turn (1 is the round's first), or a range of turns
+    faceup=CARD     a card of that character lies face up
+
+Actions name a class of the decision's legal actions: the verbs of the action strings
+(`peek`, `use`, `reveal`, `pick`, `silent`, `announce`, `challenge`, `pass`, `keep`,
+`swap`, `name`), `truth` and `bluff` (announcing the peeked card, or another), or a
+character (announcing it, or naming it at the Innkeeper's power). The probabilities must
+sum to 1. A class gets its probability spread evenly over the legal actions it matches
+that no earlier class of the same lock matched; where a class matches no legal action,
+its share goes to the others in proportion, and where none matches, the lock does not
+apply to that decision (counted). NAME is `uniform` or a scripted player (BOT_NAMES).
+When two locks select one decision, the later one holds.
+
+Examples: `respond claim=Monk: pass=1` (nobody challenges the Monk), `announce
+peeked=Robin: truth=0.9 silent=0.1`, `seat=1 play=paranoid`, `seat=1 play=uniform`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import math
+import tomllib
+from pathlib import Path
+
+from game_def.characters import NAMES
+from game_def.errors import RobinWoodError
+
+KINDS = ("turn", "announce", "respond", "power")
+VERBS = ("peek", "use", "reveal", "pick", "silent", "announce", "challenge", "pass",
+         "keep", "swap", "name")
+CARD_SELECTORS = ("peeked", "claim", "power", "faceup")
+SELECTORS = ("seat", "strikes", "turn") + CARD_SELECTORS
+
+
+class LockError(RobinWoodError):
+    """A lock that cannot be read or that selects nothing: the message names the
+    problem and the fix."""
+
+
+def _card(text: str, where: str) -> str:
+    for name in NAMES:
+        if name.lower() == text.lower():
+            return name
+    close = difflib.get_close_matches(text.capitalize(), NAMES, n=1)
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    raise LockError(f"unknown card {text!r} in {where}{hint}: the characters are "
+                    f"{', '.join(NAMES)}")
+
+
+def _int(text: str, what: str, where: str, low: int = 0) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise LockError(f"{what}={text!r} in {where} is not a whole number") from None
+    if value < low:
+        raise LockError(f"{what}={value} in {where} must be at least {low}")
+    return value
+
+
+@dataclasses.dataclass(frozen=True)
+class Lock:
+    """One lock: selectors (None: any) and either `actions` (class -> probability, in
+    order) or `play` (a player's name)."""
+
+    kind: str | None = None
+    seat: int | None = None
+    peeked: str | None = None
+    claim: str | None = None
+    power: str | None = None
+    strikes: int | None = None
+    turns: tuple[int, int] | None = None   # first and last turn, 1-based, inclusive
+    faceup: str | None = None
+    actions: tuple[tuple[str, float], ...] = ()
+    play: str | None = None
+    text: str = ""
+
+    # ----- reading ------------------------------------------------------------------
+    @classmethod
+    def parse(cls, text: str) -> "Lock":
+        """A lock from its one-line form (the module docstring's grammar)."""
+        where = f"lock {text!r}"
+        head, colon, tail = text.partition(":")
+        fields: dict = {"text": " ".join(text.split())}
+        words = head.split()
+        if not words and not colon:
+            raise LockError(f"{where} is empty: write for example 'respond claim=Monk: "
+                            f"pass=1' or 'seat=1 play=uniform'")
+        if words and "=" not in words[0]:
+            kind = words.pop(0).lower()
+            if kind not in KINDS:
+                raise LockError(f"unknown decision kind {kind!r} in {where}: choose one "
+                                f"of {', '.join(KINDS)} (or none, for every kind)")
+            fields["kind"] = kind
+        for word in words:
+            key, eq, value = word.partition("=")
+            key = key.lower()
+            if not eq or not value:
+                raise LockError(f"{word!r} in {where} is not key=value")
+            if key == "play":
+                fields["play"] = value.lower()
+            elif key == "seat":
+                fields["seat"] = _int(value, key, where)
+            elif key == "strikes":
+                fields["strikes"] = _int(value, key, where)
+            elif key == "turn":
+                first, dash, last = value.partition("-")
+                a = _int(first, "turn", where, 1)
+                b = _int(last, "turn", where, 1) if dash else a
+                if b < a:
+                    raise LockError(f"turn={value} in {where} ends before it starts")
+                fields["turns"] = (a, b)
+            elif key in CARD_SELECTORS:
+                fields[key] = _card(value, where)
+            else:
+                raise LockError(f"unknown selector {key!r} in {where}: choose among "
+                                f"{', '.join(SELECTORS)}, or play=NAME")
+        if colon:
+            if "play" in fields:
+                raise LockError(f"{where} gives both play= and action probabilities: "
+                                f"choose one")
+            fields["actions"] = _actions(tail, where)
+        elif "play" not in fields:
+            raise LockError(f"{where} says neither how to play (': action=probability "
+                            f"...') nor whom to play as (play=NAME)")
+        return cls(**fields)
+
+    def check_play(self) -> None:
+        """The named player exists (done apart: it imports the players)."""
+        if self.play is None or self.play == "uniform":
+            return
+        from solver.players.agents import BOT_NAMES
+
+        if self.play not in BOT_NAMES:
+            raise LockError(f"unknown player {self.play!r} in lock {self.text!r}: choose "
+                            f"uniform or one of {', '.join(BOT_NAMES)}")
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _actions(text: str, where: str) -> tuple[tuple[str, float], ...]:
+    out = []
+    names = {n.lower(): n for n in NAMES}
+    for word in text.replace(",", " ").split():
+        key, eq, value = word.partition("=")
+        if not eq:
+            raise LockError(f"{word!r} in {where} is not action=probability")
+        low = key.lower()
+        if low in VERBS or low in ("truth", "bluff"):
+            key = low
+        elif low in names:
+            key = names[low]
+        else:
+            raise LockError(f"unknown action {key!r} in {where}: choose among "
+                            f"{', '.join(VERBS)}, truth, bluff or a character")
+        try:
+            p = float(value)
+        except ValueError:
+            raise LockError(f"{word!r} in {where}: {value!r} is not a probability") from None
+        if not 0.0 <= p <= 1.0 or math.isnan(p):
+            raise LockError(f"{word!r} in {where}: a probability is between 0 and 1")
+        if any(key == k for k, _ in out):
+            raise LockError(f"{where} names {key!r} twice")
+        out.append((key, p))
+    if not out:
+        raise LockError(f"{where} gives no action after ':'; write for example "
+                        f"'pass=1'")
+    total = sum(p for _, p in out)
+    if abs(total - 1.0) > 1e-9:
+        raise LockError(f"the probabilities in {where} sum to {total:g}, not 1: add the "
+                        f"missing share to another action")
+    return tuple(out)
+
+
+def parse_locks(texts) -> tuple[Lock, ...]:
+    """Locks from their one-line forms, every one checked."""
+    locks = tuple(t if isinstance(t, Lock) else Lock.parse(t) for t in texts)
+    for lock in locks:
+        lock.check_play()
+    return locks
+
+
+def load_lock_file(path) -> tuple[Lock, ...]:
+    """Locks from a TOML file holding `lock = ["...", ...]`."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        raise LockError(f"lock file {path} does not exist") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise LockError(f"lock file {path} cannot be read: {e}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise LockError(f"lock file {path} is not valid TOML: {e}") from None
+    unknown = set(data) - {"lock"}
+    if unknown:
+        raise LockError(f"lock file {path} has unknown key(s) {', '.join(sorted(unknown))}: "
+                        f"it holds lock = [\"...\", ...]")
+    texts = data.get("lock", [])
+    if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts) or not texts:
+        raise LockError(f"lock file {path}: lock must be a non-empty list of strings, "
+                        f"for example lock = [\"respond claim=Monk: pass=1\"]")
+    return parse_locks(texts)
