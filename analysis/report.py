@@ -264,6 +264,7 @@ TABLE_TITLES = {
     "traitor": "Traitor strikes",
     "witch_choices": "Witch: keep or swap",
     "run": "This run",
+    "locks": "Locked decisions (played as fixed; the rest solved)",
     "convergence": "Convergence measurements",
     "evaluation": "Evaluation (from the run's metadata)",
     "strength": "Opponents' gains against this strategy (robinwood exploit), on the "
@@ -455,6 +456,9 @@ def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
     if isinstance(evaluation, dict) and evaluation:
         tables["evaluation"] = dict_table(evaluation)
     tables["run"] = _run_facts(run)
+    locks = locks_table(run.metadata)
+    if locks is not None:
+        tables["locks"] = locks
     strength = read_strength(run.path) if run.metadata.get("kind") == "mccfr" else None
     if strength is not None:
         tables["strength"], tables["coverage"] = strength_tables(strength)
@@ -508,7 +512,8 @@ def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
                     ["challenge_rates_by_strikes", "challenge_rates_by_turn"], table_fn),
             section("Powers", [], ["power_use", "unmasking", "traitor"], ["witch_choices"],
                     table_fn),
-            section("The solve", ["quality", "convergence"], ["quality", "run", "evaluation"],
+            section("The solve", ["quality", "convergence"],
+                    ["locks", "quality", "run", "evaluation"],
                     ["convergence"], table_fn),
         ] + ([section("Strength: who beats it", [],
                       ["bound", "strength", "coverage", "search"], [],
@@ -519,7 +524,8 @@ def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
         "name": run.name, "variant": str(stats.variant),
         "algorithm": algo.get("name") if isinstance(algo, dict) else algo,
         "generated": time.strftime("%Y-%m-%d %H:%M"),
-        "summary": (_caveat(run.metadata, strength) + _quality_note(tables.get("quality"))
+        "summary": (_locks_note(run.metadata) + _caveat(run.metadata, strength)
+                    + _quality_note(tables.get("quality"))
                     + _search_note(searched) + summary_paragraph(stats)),
         "glossary": [(k if "*" in k else in_words(k), v) for k, v in GLOSSARY.items()], "table_format": fmt.upper(),
         "other": other.name if other else None,
@@ -546,6 +552,34 @@ def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
                                              sections=sections(markdown_table))
     (out / "report.md").write_text(re.sub(r"\n{3,}", "\n\n", md), encoding="utf-8")
     return out / "index.html"
+
+
+def locks_table(metadata: dict) -> pd.DataFrame | None:
+    """The run's locks (solver.locks), one row each, or None for a run without."""
+    locks = metadata.get("locks")
+    if not locks:
+        return None
+    frame = pd.DataFrame(locks).rename(columns={"text": "lock"}).set_index("lock")
+    return frame[["selected", "fixed", "not_applicable"]]
+
+
+def _locks_note(metadata: dict) -> str:
+    """A sentence saying the strategy answers locked play, with the value shift."""
+    locks = metadata.get("locks")
+    if not locks:
+        return ""
+    texts = "; ".join(f"`{lock['text']}`" for lock in locks)
+    values = metadata.get("values") or []
+    shift = metadata.get("value_shift") or []
+    note = (f"Some decisions are locked ({texts}): they are played as the locks say and "
+            f"the rest is solved against them, so these figures describe that play, not "
+            f"an equilibrium. ")
+    if values and shift:
+        note += (f"Seat 0's value is {values[0]:+.4f}, {shift[0]:+.4f} from the solve "
+                 f"without locks; the free decisions are within "
+                 f"{metadata.get('exploitability', float('nan')):.2g} of a best answer "
+                 f"to the locked ones. ")
+    return note
 
 
 def read_strength(run_dir: Path) -> dict | None:

@@ -256,6 +256,12 @@ def test_cli_locks_round_trip_through_the_run(tmp_path):
             claim = text if text.startswith("announce") else claim
             state.apply_action(action)
     assert seen > 0
+    from analysis.report import write_report
+
+    write_report(out, tmp_path / "report")
+    text = (tmp_path / "report" / "report.md").read_text()
+    assert "Some decisions are locked (`respond claim=Monk: pass=1`)" in text
+    assert "Locked decisions" in text
     bad = CliRunner().invoke(cli, ["solve", "--variant", "rspmx:max_turns=2", "--algo",
                                    "mccfr", "--iterations", "200", "--lock",
                                    "respond claim=Monk: pass=1", "--out", str(tmp_path / "m")])

@@ -66,11 +66,11 @@ class LockedDecisions:
         decisions = np.flatnonzero(infoset >= 0)
         sets = infoset[decisions]
         pinned = decisions[self.locked[sets]]
-        for node in pinned:  # locked nodes: a few per locked infoset
-            s = t.infoset[node]
-            off, m = t.infoset_offset[s], t.infoset_num_actions[s]
-            f = t.first_child[node]
-            edge_prob[f:f + m] = self.probs[off:off + m]
+        # Each locked node's children get its infoset's locked probabilities.
+        counts = t.num_children[pinned].astype(np.int64)
+        children = _spans(t.first_child[pinned].astype(np.int64), counts)
+        slots = _spans(t.infoset_offset[infoset[pinned]].astype(np.int64), counts)
+        edge_prob[children] = self.probs[slots]
         kind[pinned] = CHANCE
         player[pinned] = -1
         infoset[pinned] = -1
@@ -100,6 +100,13 @@ class LockedDecisions:
     def restrict(self, strategy: np.ndarray) -> np.ndarray:
         """A strategy of the full tree, its free decisions only (for solve_tree())."""
         return strategy[np.repeat(~self.locked, self.tree.infoset_num_actions)].copy()
+
+
+def _spans(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """The concatenation of arange(start, start + count) for each pair."""
+    ends = np.cumsum(counts)
+    return np.repeat(starts - (ends - counts), counts) + np.arange(ends[-1] if len(ends)
+                                                                    else 0)
 
 
 def infoset_features(variant: Variant, tree: FlatTree, symmetric: bool) -> np.ndarray:
@@ -199,11 +206,20 @@ def lock_decisions(variant: Variant, tree: FlatTree, locks, symmetric: bool = Fa
             locked[chosen] = True
             fixed = len(chosen)
         else:
-            for s in chosen:
-                off, m = int(tree.infoset_offset[s]), int(tree.infoset_num_actions[s])
-                texts = [player_action_to_string(n, int(a))
-                         for a in tree.infoset_actions[off:off + m]]
-                p = _action_probs(lock, texts, int(features[s, kern.F_PEEKED]))
+            # Infosets with the same legal actions and peeked card get the same
+            # probabilities: work them out once per such signature.
+            known: dict[tuple, np.ndarray | None] = {}
+            offsets, counts = tree.infoset_offset, tree.infoset_num_actions
+            actions, peeked = tree.infoset_actions, features[:, kern.F_PEEKED]
+            for s in chosen.tolist():
+                off = int(offsets[s])
+                m = int(counts[s])
+                signature = (int(peeked[s]), actions[off:off + m].tobytes())
+                p = known.get(signature, False)
+                if p is False:
+                    texts = [player_action_to_string(n, int(a))
+                             for a in actions[off:off + m]]
+                    p = known[signature] = _action_probs(lock, texts, int(peeked[s]))
                 if p is None:
                     continue
                 probs[off:off + m] = p

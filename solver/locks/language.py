@@ -38,8 +38,12 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import math
-import tomllib
 from pathlib import Path
+
+try:
+    import tomllib
+except ImportError:  # Python 3.10
+    import tomli as tomllib
 
 from game_def.characters import NAMES
 from game_def.errors import RobinWoodError
@@ -203,7 +207,7 @@ def load_lock_file(path) -> tuple[Lock, ...]:
     """Locks from a TOML file holding `lock = ["...", ...]`."""
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text())
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise LockError(f"lock file {path} does not exist") from None
     except (OSError, UnicodeDecodeError) as e:
