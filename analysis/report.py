@@ -21,6 +21,7 @@ import pandas as pd
 
 from game_def.characters import NAMES
 from game_def.errors import RobinWoodError
+from game_def.errors import RobinWoodError
 
 from . import figures
 from .compare import compare as compare_profiles
@@ -443,6 +444,13 @@ def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
     import jinja2
     from markupsafe import Markup
 
+    if players_of_run(run_dir) > 2:  # 3-4 players, teams: the balance page
+        if compare_dir is not None:
+            raise ReportError("--compare sets two-player runs side by side; for 3-4 "
+                              "players, write each report and read their seats tables")
+        raise ReportError(f"{run_dir} holds a strategy of 3-4 players or teams: its "
+                          f"report is analysis.table_report.write_table_report (`robinwood "
+                          f"report` picks it)")
     run = load_run(run_dir, rounds, seed)
     other = load_run(compare_dir, rounds, seed) if compare_dir is not None else None
     out = Path(out_dir) if out_dir is not None else Path("reports") / run.name
@@ -580,6 +588,17 @@ def _locks_note(metadata: dict) -> str:
                  f"{metadata.get('exploitability', float('nan')):.2g} of a best answer "
                  f"to the locked ones. ")
     return note
+
+
+def players_of_run(run_dir) -> int:
+    """The player count of the run's variant (2 when unreadable: load_run says why)."""
+    import game_def
+    from solver.store import read_metadata
+
+    try:
+        return game_def.parse(read_metadata(run_dir).get("variant", "")).players
+    except (ValueError, RobinWoodError, OSError):
+        return 2
 
 
 def read_strength(run_dir: Path) -> dict | None:

@@ -192,9 +192,12 @@ class TableBalance:
         """Every table, by file-friendly name."""
         length = pd.DataFrame({"turns": np.arange(len(self.length)),
                                "probability": self.length}).set_index("turns")
-        return {"seats": self.seats(), "rates": self.rates().to_frame("value"),
-                "round_length": length,
-                "totals": pd.Series(self.totals).to_frame("per_round")}
+        rates = self.rates().to_frame("value")
+        rates.index.name = "metric"
+        totals = pd.Series(self.totals).to_frame("per_round")
+        totals.index.name = "count"
+        return {"seats": self.seats(), "rates": rates,
+                "round_length": length, "totals": totals}
 
     def export(self, directory, fmt: str = "csv") -> list:
         """Write every table to directory/<name>.csv (or .parquet); returns the paths."""

@@ -30,6 +30,8 @@ class Decision:
     entry: int | None                      # MCCFR runs: table entry (-1: never trained)
     played_by: str | None = None           # MCCFR runs: "table", a fallback player's
                                            # name (its rules moved) or "uniform"
+    locked_by: str | None = None           # exact runs with locks: the lock that fixes
+                                           # this decision (solver.locks), None if free
 
 
 class ExploredRun:
@@ -52,6 +54,12 @@ class ExploredRun:
                                     f"explorer plays two-player rounds")
         self.values = None
         self.lookup = None
+        # Locked decisions of an exact run (solver.locks): shown as locked.
+        self.locks = ()
+        if self.metadata.get("locks"):
+            from solver.locks import parse_locks
+
+            self.locks = parse_locks([lock["text"] for lock in self.metadata["locks"]])
         self._searcher = None   # built on first use (searcher())
         # The policies keep scratch arrays between calls: one question at a time (the
         # server answers requests from a thread pool).
@@ -97,7 +105,13 @@ class ExploredRun:
                     played_by = agent.fallback.player
                 else:
                     played_by = "table" if entry >= 0 else "uniform"
-        return Decision(mover, probs, av, sv, reach, sreach, value, visits, entry, played_by)
+        locked_by = None
+        if self.locks:
+            from solver.locks import lock_of_decision
+
+            locked_by = lock_of_decision(self.locks, self.variant, state)
+        return Decision(mover, probs, av, sv, reach, sreach, value, visits, entry, played_by,
+                        locked_by)
 
     def situation_value(self, state: pyspiel.State) -> float | None:
         """Seat 0's expected payoff from `state` on (exact runs), else None."""
@@ -127,7 +141,8 @@ class ExploredRun:
             algo = m.get("algorithm", {})
             out.update(algorithm=algo.get("name") if isinstance(algo, dict) else algo,
                        iterations=m.get("iterations"),
-                       exploitability=m.get("exploitability"), value=m.get("value"))
+                       exploitability=m.get("exploitability"), value=m.get("value"),
+                       locks=[lock.text for lock in self.locks])
         else:
             out.update(iterations=m.get("iterations"), seconds=m.get("seconds"),
                        infosets=m.get("infosets"),

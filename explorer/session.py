@@ -170,6 +170,7 @@ def decision_view(run: ExploredRun, state: pyspiel.State, *, strategy: bool = Tr
         out.update(reach=d.reach, situation_reach=d.situation_reach, value=d.value,
                    strategy_value=d.strategy_value,
                    visits=d.visits, entry=d.entry, played_by=d.played_by,
+                   locked_by=d.locked_by,
                    info_state=state.information_state_string(mover))
     return out
 

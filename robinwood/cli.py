@@ -307,9 +307,10 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
                             weighting, workers, max_table_gb, snapshot_minutes, resume,
                             checkpoint_every, seed, as_json, league, league_share,
                             coarse_actions, shared_world, fine_key, chunks)
-    from solver.locks import load_lock_file, parse_locks
+    from solver.locks import LockSet, load_lock_file, parse_locks
 
-    locks = parse_locks(lock_texts) + (load_lock_file(lock_file) if lock_file else ())
+    locks = LockSet(parse_locks(lock_texts) + (load_lock_file(lock_file) if lock_file
+                                               else ()))
     config = SolveConfig(
         variant=variant, algo=algorithm(algo, alpha, beta, gamma), out=Path(out),
         locks=locks,
@@ -523,7 +524,7 @@ def report(run_dir, other, out, parquet, rounds, seed):
     strategy solved into RUN_DIR."""
     import time
 
-    from analysis.report import write_report
+    from analysis.report import players_of_run, write_report
     from solver.store import read_metadata
 
     # Every input is checked before any work: both runs must hold a finished strategy.
@@ -539,7 +540,12 @@ def report(run_dir, other, out, parquet, rounds, seed):
         check_writable(Path("reports") / Path(run_dir).resolve().name, "--out",
                        what="the default output folder, reports/<name of RUN_DIR>")
     start = time.perf_counter()
-    index = write_report(run_dir, out, other, parquet=parquet, rounds=rounds, seed=seed)
+    if players_of_run(run_dir) > 2 and other is None:  # 3-4 players, teams
+        from analysis.table_report import write_table_report
+
+        index = write_table_report(run_dir, out, parquet=parquet)
+    else:
+        index = write_report(run_dir, out, other, parquet=parquet, rounds=rounds, seed=seed)
     click.echo(f"report written to {index} ({time.perf_counter() - start:.1f} s); "
                f"also {index.parent / 'report.md'}")
 

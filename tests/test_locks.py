@@ -20,7 +20,7 @@ from solver.exact.best_response import BestResponder, player_values
 from solver.exact.cfr import CFRSolver, algorithm
 from solver.exact.job import SolveConfig, solve
 from solver.exact.robinwood_tree import build_robinwood_tree
-from solver.locks import (Lock, LockedDecisions, LockError, infoset_features,
+from solver.locks import (Lock, LockedDecisions, LockError, LockSet, infoset_features,
                           load_lock_file, lock_decisions, parse_locks)
 from solver.locks import _kernels as kern
 
@@ -176,7 +176,8 @@ def test_a_locked_seat_meets_a_best_response_computed_by_openspiel(play, tmp_pat
     """Seat 1 wholly locked: the solve's seat 0 is a best response to it, and its value
     equals OpenSpiel's best response to the stored (locked) policy."""
     summary = solve(SolveConfig(game_def.parse(SMALL), algorithm("dcfr"), tmp_path,
-                                max_iterations=1500, locks=parse_locks([f"seat=1 play={play}"])))
+                                max_iterations=1500,
+                                locks=LockSet(parse_locks([f"seat=1 play={play}"]))))
     assert summary["symmetric"] is (play == "uniform")
     policy = load_strategy(tmp_path)
     game = policy.game
@@ -236,6 +237,10 @@ def test_cli_locks_round_trip_through_the_run(tmp_path):
     assert meta["locks"][0]["text"] == "respond claim=Monk: pass=1"
     policy = load_strategy(out)
     game = policy.game
+    from explorer.run import load_run
+
+    explored = load_run(out, values=False)
+    assert explored.describe()["locks"] == ["respond claim=Monk: pass=1"]
     rng = np.random.default_rng(0)
     seen = 0
     for _ in range(400):  # random rounds: at every response to a Monk claim, pass is sure
@@ -246,11 +251,15 @@ def test_cli_locks_round_trip_through_the_run(tmp_path):
                 outcomes = [o for o, _ in state.chance_outcomes()]
                 state.apply_action(int(rng.choice(outcomes)))
                 continue
-            if " phase respond " in str(state) and claim == "announce Monk":
+            monk = " phase respond " in str(state) and claim == "announce Monk"
+            if monk:
                 probs = policy.action_probabilities(state)
                 passes = [a for a in probs if state.action_to_string(a) == "pass"]
                 assert probs[passes[0]] == pytest.approx(1.0)
                 seen += 1
+            # The explorer marks exactly those decisions as locked.
+            assert explored.decision(state).locked_by == (
+                "respond claim=Monk: pass=1" if monk else None)
             action = int(rng.choice(state.legal_actions()))
             text = state.action_to_string(action)
             claim = text if text.startswith("announce") else claim

@@ -173,3 +173,25 @@ def test_stats_prints_the_balance_of_a_three_player_run(runs):
     balance = table_balance_from_run(runs[RSPX3])
     assert data["side_wins"] == pytest.approx(balance.side_wins.tolist(), abs=1e-12)
     assert data["sides"] == ["seat 0", "seat 1", "seat 2"]
+
+
+def test_the_report_of_a_three_player_run_reads_its_balance(runs, tmp_path):
+    from click.testing import CliRunner
+
+    from robinwood.cli import cli
+    from analysis.report import ReportError, write_report
+
+    result = CliRunner().invoke(cli, ["report", str(runs[RSPX3]), "--out",
+                                      str(tmp_path / "report")])
+    assert result.exit_code == 0, result.output
+    index = tmp_path / "report" / "index.html"
+    text = (tmp_path / "report" / "report.md").read_text()
+    balance = table_balance_from_run(runs[RSPX3])
+    assert index.exists() and "NashConv" in text and "Seats (in turn order" in text
+    assert f"seat 1 {balance.side_wins[1]:.1%}" in text
+    assert (tmp_path / "report" / "tables" / "seats.csv").exists()
+    assert (tmp_path / "report" / "seat_values.png").exists()
+    with pytest.raises(ReportError, match="two-player runs side by side"):
+        write_report(runs[RSPX3], tmp_path / "r2", compare_dir=runs[RSPX3])
+    with pytest.raises(ReportError, match="write_table_report"):
+        write_report(runs[RSPX3], tmp_path / "r3")

@@ -206,6 +206,10 @@ function renderDecision(v) {
          "P(the mover's information state) under the strategy");
     fact("strategy's EV for the mover", d.strategy_value === null ? "n/a (never reached)" : signed(d.strategy_value));
     fact("value for P0 from here", signed(v.value), "P0's expected payoff from this exact history (cards not yet seen averaged)");
+    if (d.locked_by) {
+      fact("locked", el("span", {class: "locked"}, d.locked_by),
+           "This decision is played as the lock says; the rest of the strategy was solved against the locks (docs/locks.md)");
+    }
   } else {
     fact("training visits of this situation", d.visits === null ? "n/a (not recorded by this run)" : d.visits.toLocaleString(),
          "How often Monte Carlo CFR visited this abstract situation: how much the strategy learned here");
@@ -409,6 +413,7 @@ async function start() {
   }
   const summary = RUN.kind === "exact"
     ? `exact ${RUN.algorithm || ""}, exploitability ${RUN.exploitability === null || RUN.exploitability === undefined ? "n/a" : Number(RUN.exploitability).toPrecision(2)}`
+      + (RUN.locks && RUN.locks.length ? `; locked: ${RUN.locks.join("; ")}` : "")
     : `Monte Carlo CFR, ${RUN.iterations ? RUN.iterations.toLocaleString() : "?"} iterations${RUN.visits_recorded ? "" : " (no visit counts recorded)"}`;
   $("#run-info").replaceChildren(el("b", {}, RUN.name), " · ", RUN.variant, el("br"), summary);
   document.querySelectorAll("#tabs button").forEach((b) => b.addEventListener("click", () => switchTab(b.dataset.tab)));

@@ -57,9 +57,10 @@ class SolveConfig:
     resume: bool = False
     max_memory_bytes: int | None = None
     symmetric: bool = True  # lossless position symmetry (solver.exact.symmetry)
-    # Locked decisions (solver.locks.Lock, in order): played as the locks say; the CFR
-    # family solves the rest, and exploitability is the free decisions' (solver.locks).
-    locks: tuple = ()
+    # Locked decisions, a solver.locks.LockSet: played as the locks say; the CFR family
+    # solves the rest, and exploitability is the free decisions'. Used through its
+    # `texts`, `needs_full_tree` and `apply` only: solver.locks is a higher layer.
+    locks: object = None
 
     def __post_init__(self):
         if (self.target_exploitability is None and self.max_iterations is None
@@ -79,7 +80,7 @@ class SolveConfig:
         settings = {"variant": str(self.variant), "algorithm": self.algo.to_json(),
                     "seed": self.seed, "symmetric": self.symmetric}
         if self.locks:  # absent without locks: older checkpoints still resume
-            settings["locks"] = [lock.text for lock in self.locks]
+            settings["locks"] = list(self.locks.texts)
         return settings
 
 
@@ -196,7 +197,7 @@ def _solve(config: SolveConfig, on_progress, on_phase) -> dict:
     symmetric = (config.symmetric and config.variant.layout is None
                  and config.variant.players == 2
                  # a scripted player is written onto the full tree (solver.locks)
-                 and not any(lock.play not in (None, "uniform") for lock in config.locks))
+                 and not (config.locks and config.locks.needs_full_tree))
     per_node = PEAK_BYTES_PER_NODE + (PREDICTION_BYTES_PER_NODE
                                       if config.algo.rule == RULE_PCFR_PLUS else 0)
     if config.variant.players > 2:
@@ -215,10 +216,8 @@ def _solve(config: SolveConfig, on_progress, on_phase) -> dict:
     locked = None
     solve_tree = tree
     if config.locks:
-        from solver.locks import lock_decisions
-
         say("applying the locks")
-        locked = lock_decisions(config.variant, tree, config.locks, symmetric)
+        locked = config.locks.apply(config.variant, tree, symmetric)
         solve_tree = locked.solve_tree()
         say(f"locked {locked.num_locked:,} of {tree.num_infosets:,} infosets")
     solver = CFRSolver(solve_tree, config.algo)

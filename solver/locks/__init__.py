@@ -9,8 +9,9 @@ The grammar is in solver.locks.language; how a locked exact solve works, in
 solver.locks.exact and docs/locks.md.
 """
 
-from .exact import LockedDecisions, LockReport, infoset_features, lock_decisions
+from .exact import (LockedDecisions, LockReport, LockSet, infoset_features, lock_decisions,
+                    lock_of_decision)
 from .language import Lock, LockError, load_lock_file, parse_locks
 
-__all__ = ["Lock", "LockError", "LockReport", "LockedDecisions", "infoset_features",
-           "load_lock_file", "lock_decisions", "parse_locks"]
+__all__ = ["Lock", "LockError", "LockReport", "LockSet", "LockedDecisions", "infoset_features",
+           "load_lock_file", "lock_decisions", "lock_of_decision", "parse_locks"]

@@ -102,6 +102,30 @@ class LockedDecisions:
         return strategy[np.repeat(~self.locked, self.tree.infoset_num_actions)].copy()
 
 
+@dataclasses.dataclass(frozen=True)
+class LockSet:
+    """Locks as the exact solve job takes them (SolveConfig.locks). The job does not
+    import this package (it sits above solver.exact): it uses `texts`,
+    `needs_full_tree` and `apply` alone."""
+
+    locks: tuple[Lock, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.locks)
+
+    @property
+    def texts(self) -> list[str]:
+        return [lock.text for lock in self.locks]
+
+    @property
+    def needs_full_tree(self) -> bool:
+        """A scripted player is written onto the tree without the position symmetry."""
+        return any(lock.play not in (None, "uniform") for lock in self.locks)
+
+    def apply(self, variant: Variant, tree: FlatTree, symmetric: bool) -> LockedDecisions:
+        return lock_decisions(variant, tree, self.locks, symmetric)
+
+
 def _spans(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """The concatenation of arange(start, start + count) for each pair."""
     ends = np.cumsum(counts)
@@ -245,3 +269,22 @@ def _player_strategy(lock: Lock, variant: Variant, tree: FlatTree,
     from solver.players.agents import bot
 
     return project(bot(lock.play), variant, tree)
+
+
+def lock_of_decision(locks, variant: Variant, state) -> str | None:
+    """The text of the lock that fixes the decision at `state` (a decision state of
+    `variant`'s OpenSpiel game), or None where it is free: the last lock that selects it
+    and has a legal action there, as lock_decisions decides."""
+    if not locks or state.is_chance_node() or state.is_terminal():
+        return None
+    row = np.empty(kern.NUM_FEATURES, dtype=np.int64)
+    mover = state.current_player()
+    kern._features_of(np.asarray(state.core_state), rules_array(variant), mover, row)
+    texts = [state.action_to_string(mover, a) for a in state.legal_actions()]
+    for lock in reversed(tuple(locks)):
+        if not _selected(lock, row[None, :])[0]:
+            continue
+        if lock.play is not None or _action_probs(lock, texts,
+                                                  int(row[kern.F_PEEKED])) is not None:
+            return lock.text
+    return None

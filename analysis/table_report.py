@@ -1,0 +1,164 @@
+"""`robinwood report` for a strategy of 3-4 players or teams: what each seat gets, who is
+eliminated first, how long a round lasts and how often players bluff and challenge
+(analysis.table_balance, exact), with the solve's convergence, as index.html, report.md,
+PNG figures and tables/.
+
+The two-player report (analysis.report) breaks every rate down by card, strikes and turn
+against "the opponent"; at a table of three or four this page answers the balance
+questions instead, with the same look.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from . import figures
+from .table_balance import TableBalance, table_balance_from_run
+
+_HTML = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{{ name }}: Robin Wood strategy report</title>
+<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.45}
+table{border-collapse:collapse;margin:.5rem 0 1rem}td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:right}
+th:first-child,td:first-child{text-align:left}img{max-width:100%}</style></head><body>
+<h1>Robin Wood strategy report: {{ name }}</h1>
+<p>{{ variant }} · {{ algorithm }} · {{ players }} players{% if teams %} in two teams{% endif %} · generated {{ generated }}</p>
+<p>{{ summary }}</p>
+{% for title, table in tables %}<h2>{{ title }}</h2>{{ table }}{% endfor %}
+{% for fig in figures %}<figure><img src="{{ fig.file }}" alt="{{ fig.caption }}"><figcaption>{{ fig.caption }}</figcaption></figure>{% endfor %}
+<p>Tables as {{ table_format }} files in <code>tables/</code>. Method: {{ method }}.</p>
+</body></html>
+"""
+
+_MARKDOWN = """# Robin Wood strategy report: {{ name }}
+
+{{ variant }} · {{ algorithm }} · {{ players }} players{% if teams %} in two teams{% endif %} · generated {{ generated }}
+
+{{ summary }}
+{% for title, table in tables %}
+## {{ title }}
+
+{{ table }}
+{% endfor %}
+{% for fig in figures %}
+![{{ fig.caption }}]({{ fig.file }})
+{% endfor %}
+Tables as {{ table_format }} files in `tables/`. Method: {{ method }}.
+"""
+
+TITLES = {"seats": "Seats (in turn order from the first player)",
+          "rates": "Rates per round", "locks": "Locked decisions",
+          "run": "This run"}
+
+
+def summary_paragraph(balance: TableBalance, metadata: dict) -> str:
+    """The balance in a few plain sentences."""
+    v = balance.variant
+    seats = balance.seats()
+    first = seats.iloc[0]
+    rates = balance.rates()
+    nash_conv = metadata.get("nash_conv")
+    quality = (f" CFR need not reach a Nash equilibrium beyond two players; this "
+               f"strategy's NashConv (what all players together could gain by best "
+               f"responses) is {nash_conv:.2g}." if nash_conv is not None else "")
+    sides = ", ".join(f"{side} {p:.1%}" for side, p in zip(balance.sides, balance.side_wins))
+    best = seats["value"].idxmax()
+    worst = seats["value"].idxmin()
+    text = (f"When every player follows this strategy ({v}, measured exactly over every "
+            f"deal), the rounds are won by: {sides}; {balance.totals['draws']:.1%} reach "
+            f"the turn cap and are drawn. The player who starts (seat {v.first_player}) "
+            f"has a value of {first['value']:+.3f} a round. Seat {best} does best "
+            f"({seats.at[best, 'value']:+.3f}) and seat {worst} worst "
+            f"({seats.at[worst, 'value']:+.3f}). Rounds last {rates['mean_turns']:.2f} "
+            f"turns on average; in {1 - rates['nobody_eliminated']:.1%} of rounds "
+            f"someone is eliminated, first most often seat "
+            f"{seats['first_eliminated'].idxmax()}. "
+            f"{rates['bluff_rate']:.1%} of announcements are bluffs and "
+            f"{rates['challenge_rate']:.1%} are challenged.{quality}")
+    return text
+
+
+def round_length_figure(balance: TableBalance) -> Figure:
+    length = balance.length
+    cap = balance.variant.max_turns
+    fig = Figure(figsize=(6.4, 3.6), layout="constrained")
+    ax = fig.add_subplot()
+    turns = np.arange(1, len(length))
+    ax.bar(turns, length[1:], color=["#999999" if t == cap else "#4c72b0" for t in turns])
+    ax.set_xlabel("turns played (grey: the turn cap, a draw)")
+    ax.set_ylabel("P(round lasts this long)")
+    return fig
+
+
+def seats_figure(balance: TableBalance) -> Figure:
+    seats = balance.seats()
+    fig = Figure(figsize=(6.4, 3.6), layout="constrained")
+    ax = fig.add_subplot()
+    labels = [f"seat {s}\n(plays {p})" for s, p in zip(seats.index, seats["plays"])]
+    ax.bar(labels, seats["value"], color="#4c72b0")
+    ax.axhline(0, color="#333333", linewidth=0.8)
+    ax.set_ylabel("value a round (+1 a win)")
+    return fig
+
+
+def write_table_report(run_dir, out_dir=None, parquet: bool = False) -> Path:
+    """Write the report of a 3-4 player or team run; returns index.html."""
+    import jinja2
+    from markupsafe import Markup
+
+    from solver.store import read_metadata
+
+    from .report import html_table, markdown_table, read_convergence, save_png
+    from .statistics import export_tables
+
+    run_dir = Path(run_dir)
+    metadata = read_metadata(run_dir)
+    balance = table_balance_from_run(run_dir)
+    name = run_dir.resolve().name
+    out = Path(out_dir) if out_dir is not None else Path("reports") / name
+    out.mkdir(parents=True, exist_ok=True)
+    fmt = "parquet" if parquet else "csv"
+    tables = balance.tables()
+    facts = {"run": str(run_dir), "variant": str(balance.variant),
+             "iterations": metadata.get("iterations"),
+             "nash_conv": metadata.get("nash_conv"),
+             "seconds": metadata.get("seconds")}
+    tables["run"] = pd.DataFrame({"value": {k: str(v) for k, v in facts.items()}})
+    tables["run"].index.name = "fact"
+    if metadata.get("locks"):
+        tables["locks"] = pd.DataFrame(metadata["locks"]).set_index("text")
+    convergence = read_convergence(run_dir)
+    if convergence is not None:
+        tables["convergence"] = convergence
+    export_tables(tables, out / "tables", fmt)
+    images = []
+    for key, fig, caption in (
+            ("seat_values", seats_figure(balance), "Each seat's value a round"),
+            ("round_length", round_length_figure(balance), "How long a round lasts"),
+            ("convergence", figures.convergence_figure(convergence),
+             "The solve's progress (exploitability: NashConv / players)")):
+        if fig is not None:
+            save_png(fig, out / f"{key}.png")
+            images.append({"file": f"{key}.png", "caption": caption})
+    shown = [t for t in ("seats", "rates", "locks", "run") if t in tables]
+    algorithm = metadata.get("algorithm") or {}
+    context = {"name": name, "variant": str(balance.variant),
+               "algorithm": algorithm.get("name") if isinstance(algorithm, dict)
+               else algorithm,
+               "players": balance.variant.players, "teams": balance.variant.teams,
+               "generated": time.strftime("%Y-%m-%d %H:%M"),
+               "summary": summary_paragraph(balance, metadata), "figures": images,
+               "table_format": fmt.upper(), "method": balance.method}
+    html = jinja2.Environment(autoescape=True).from_string(_HTML).render(
+        **context, tables=[(TITLES[t], Markup(html_table(tables[t]))) for t in shown])
+    (out / "index.html").write_text(html, encoding="utf-8")
+    md = jinja2.Environment(autoescape=False, keep_trailing_newline=True).from_string(
+        _MARKDOWN).render(**context,
+                          tables=[(TITLES[t], markdown_table(tables[t])) for t in shown])
+    (out / "report.md").write_text(re.sub(r"\n{3,}", "\n\n", md), encoding="utf-8")
+    return out / "index.html"
