@@ -586,14 +586,17 @@ def report(run_dir, other, out, parquet, rounds, seed):
 @click.option("--rounds", type=COUNT, default=None,
               help="Sampled rounds for MCCFR statistics and random play (default 20000).")
 @click.option("--seed", type=SEED, default=None, help="Sweep seed (default 0).")
+@click.option("--lock-def", "lock_defs", multiple=True,
+              help="Name a set of locked decisions for a lock axis: --grid 'lock=none,monk' "
+                   "--lock-def 'monk=respond claim=Monk: pass=1' (repeatable; docs/locks.md).")
 @click.option("--no-report", is_flag=True, help="Write the table only.")
 def sweep(grid_text, grid_file, base, name, out, executor, address, workers, memory_gb,
           method, target_exploitability, mccfr_seconds, mccfr_iterations, mccfr_table_gb,
-          rounds, seed, no_report):
+          rounds, seed, lock_defs, no_report):
     """Solve every variant of a grid and compare them: sweeps/<name>/ holds a run per
     variant, table.csv (one row per variant and metric), the value of each rule and a
     report. Rerunning skips finished variants."""
-    from sweep.grid import SolveSettings, load_toml, spec_from_text
+    from sweep.grid import SolveSettings, load_toml, parse_lock_defs, spec_from_text
     from sweep.run import run_sweep
 
     if (grid_text is None) == (grid_file is None):
@@ -612,10 +615,12 @@ def sweep(grid_text, grid_file, base, name, out, executor, address, workers, mem
     if grid_file is not None:
         if base is not None:
             raise click.UsageError("--base goes in the grid file (base = \"...\")")
+        if lock_defs:
+            raise click.UsageError("--lock-def goes in the grid file ([locks] table)")
         spec = load_toml(grid_file, name=name, seed=seed, settings_overrides=overrides)
     else:
         spec = spec_from_text(grid_text, base or "standard", name, seed or 0,
-                              SolveSettings(**overrides))
+                              SolveSettings(**overrides), parse_lock_defs(lock_defs))
     if out is None:  # run_sweep's default
         check_writable(f"sweeps/{spec.name}", "--out", what="the sweep's folder, "
                        "sweeps/<name>", fix="choose another --name, or give --out")

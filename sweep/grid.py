@@ -15,6 +15,12 @@ from game_def.errors import RobinWoodError, VariantError
 from game_def.variant import PARAMETER_DEFAULTS, Variant, parse
 
 OPTIONS = tuple(PARAMETER_DEFAULTS)  # deck, players, teams, strikes, max_turns, ...
+# `lock` is an axis of behaviours, not a rule: its values name sets of locked decisions
+# (solver.locks) defined beside the grid (--lock-def, or a [locks] table); `none` is the
+# equilibrium, without locks.
+LOCK = "lock"
+NO_LOCK = "none"
+AXES = OPTIONS + (LOCK,)
 METHODS = ("auto", "exact", "mccfr", "random")
 
 
@@ -82,10 +88,13 @@ class Point:
     index: int
     options: dict[str, str]
     variant: Variant
+    lock: str = NO_LOCK                 # the lock axis's value (NO_LOCK: none)
+    lock_lines: tuple[str, ...] = ()    # its locks, one line each (solver.locks)
 
     @property
     def key(self) -> str:
-        return str(self.variant)
+        """The variant string, and the lock's name when it has one."""
+        return str(self.variant) + (f" lock={self.lock}" if self.lock != NO_LOCK else "")
 
     @property
     def slug(self) -> str:
@@ -100,15 +109,18 @@ class Point:
 
 @dataclasses.dataclass(frozen=True)
 class SweepSpec:
-    """A named grid: base variant, axes (option, values) in order, seed, settings."""
+    """A named grid: base variant, axes (option, values) in order, seed, settings, and
+    the named locks a `lock` axis refers to (name -> lock lines)."""
 
     name: str
     base: Variant
     axes: tuple[tuple[str, tuple[str, ...]], ...]
     seed: int = 0
     settings: SolveSettings = SolveSettings()
+    locks: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def __post_init__(self):
+        _check_locks(self.axes, self.locks)
         if not self.axes:
             raise GridError("the grid is empty: give options and their values, e.g. "
                             "--grid 'strikes=1,2 traitor_strikes_on_reveal=false,true'")
@@ -130,16 +142,18 @@ class SweepSpec:
         built: list[Variant | VariantError] = []
         for changes in combos:
             try:
-                built.append(self.base.replace(**changes))
+                built.append(self.base.replace(**{k: v for k, v in changes.items()
+                                                  if k != LOCK}))
             except VariantError as e:
                 built.append(e)
+        defined = dict(self.locks)
         for i, (changes, variant) in enumerate(zip(combos, built)):
             if not isinstance(variant, VariantError):
                 continue
             # A value that no combination can play is the value's fault; otherwise the
             # combination's.
             for name, value in changes.items():
-                if all(isinstance(b, VariantError) for c, b in zip(combos, built)
+                if name != LOCK and all(isinstance(b, VariantError) for c, b in zip(combos, built)
                        if c[name] == value):
                     raise GridError(f"grid value {name}={value}: {_alone(self.base, name, value, variant)}")
             raise GridError(f"grid point {_describe(changes)} on {self.base} cannot be "
@@ -147,20 +161,62 @@ class SweepSpec:
                             f"playable")
         points, seen = [], {}
         for i, (changes, variant) in enumerate(zip(combos, built)):
-            shown = {n: _spelling(variant, n) for n in names}
-            if str(variant) in seen:
-                raise GridError(f"grid points {seen[str(variant)]} and {_describe(shown)} "
-                                f"are the same variant ({variant}); drop the duplicate "
+            shown = {n: changes[n] if n == LOCK else _spelling(variant, n) for n in names}
+            lock = changes.get(LOCK, NO_LOCK)
+            point = Point(i, {n: shown[n] for n in names if n in self.varying}, variant,
+                          lock, defined.get(lock, ()))
+            if point.key in seen:
+                raise GridError(f"grid points {seen[point.key]} and {_describe(shown)} "
+                                f"are the same variant ({point.key}); drop the duplicate "
                                 f"value")
-            seen[str(variant)] = _describe(shown)
-            points.append(Point(i, {n: shown[n] for n in names if n in self.varying},
-                                variant))
+            seen[point.key] = _describe(shown)
+            points.append(point)
         return points
 
     def to_json(self) -> dict:
-        return {"name": self.name, "base": str(self.base),
-                "grid": {name: list(values) for name, values in self.axes},
-                "seed": self.seed, "settings": self.settings.to_json()}
+        out = {"name": self.name, "base": str(self.base),
+               "grid": {name: list(values) for name, values in self.axes},
+               "seed": self.seed, "settings": self.settings.to_json()}
+        if self.locks:
+            out["locks"] = {name: list(lines) for name, lines in self.locks}
+        return out
+
+
+def _check_locks(axes, locks) -> None:
+    """Every lock name the grid uses is defined, and every definition reads."""
+    from solver.locks import LockError, parse_locks
+
+    for name, lines in locks:
+        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", name) or name == NO_LOCK:
+            raise GridError(f"lock name {name!r} must be letters, digits, '_' or '-', and "
+                            f"not {NO_LOCK!r} (which means no lock)")
+        if not lines:
+            raise GridError(f"lock {name!r} has no lock lines")
+        try:
+            parse_locks(lines)
+        except LockError as e:
+            raise GridError(f"lock {name!r}: {e}") from None
+    defined = {name for name, _ in locks}
+    for axis, values in axes:
+        if axis != LOCK:
+            continue
+        for value in values:
+            if value != NO_LOCK and value not in defined:
+                raise GridError(f"lock={value} is not defined: add --lock-def "
+                                f"'{value}=respond claim=Monk: pass=1' (your lock) or a "
+                                f"[locks] table to the grid file; {NO_LOCK} means no lock")
+
+
+def parse_lock_defs(texts) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """--lock-def 'NAME=LOCK' (repeatable; a name given twice collects its lines)."""
+    defs: dict[str, list[str]] = {}
+    for text in texts:
+        name, eq, line = text.partition("=")
+        if not eq or not name.strip() or not line.strip():
+            raise GridError(f"--lock-def {text!r} is not NAME=LOCK; write for example "
+                            f"--lock-def 'monk=respond claim=Monk: pass=1'")
+        defs.setdefault(name.strip(), []).append(line.strip())
+    return tuple((name, tuple(lines)) for name, lines in defs.items())
 
 
 def _alone(base: Variant, name: str, value: str, fallback: VariantError) -> str:
@@ -185,9 +241,9 @@ def _spelling(variant: Variant, option: str) -> str:
 
 
 def _check_option(name: str, where: str) -> None:
-    if name not in OPTIONS:
+    if name not in AXES:
         raise GridError(f"unknown option {name!r} in {where}; known options: "
-                        f"{', '.join(OPTIONS)}")
+                        f"{', '.join(AXES)}")
 
 
 def _value_text(value: Any) -> str:
@@ -239,14 +295,16 @@ def _default_name(axes) -> str:
 
 
 def spec_from_text(grid: str, base: str = "standard", name: str | None = None,
-                   seed: int = 0, settings: SolveSettings | None = None) -> SweepSpec:
-    """A SweepSpec from a --grid string and a base variant string."""
+                   seed: int = 0, settings: SolveSettings | None = None,
+                   locks=()) -> SweepSpec:
+    """A SweepSpec from a --grid string and a base variant string; `locks`: the named
+    locks of a lock axis, as (name, lock lines) pairs (parse_lock_defs)."""
     axes = parse_grid(grid)
     return SweepSpec(name or _default_name(axes), _base(base), axes, seed,
-                     settings or SolveSettings())
+                     settings or SolveSettings(), tuple(locks))
 
 
-TOML_KEYS = ("name", "base", "seed", "grid", "settings")
+TOML_KEYS = ("name", "base", "seed", "grid", "settings", "locks")
 
 
 def load_toml(path, name: str | None = None, seed: int | None = None,
@@ -298,5 +356,11 @@ def load_toml(path, name: str | None = None, seed: int | None = None,
     file_seed = data.get("seed", 0)
     if not isinstance(file_seed, int) or isinstance(file_seed, bool):
         raise GridError(f"seed in {path} must be an integer (got {file_seed!r})")
+    raw_locks = data.get("locks", {})
+    if not isinstance(raw_locks, dict) or not all(
+            isinstance(v, str) or (isinstance(v, list) and all(isinstance(x, str) for x in v))
+            for v in raw_locks.values()):
+        raise GridError(f"'locks' in {path} must be a table of name = [\"lock\", ...]")
+    locks = tuple((k, (v,) if isinstance(v, str) else tuple(v)) for k, v in raw_locks.items())
     return SweepSpec(name or str(data.get("name") or path.stem), _base(data.get("base", "standard")),
-                     tuple(axes), file_seed if seed is None else seed, settings)
+                     tuple(axes), file_seed if seed is None else seed, settings, locks)

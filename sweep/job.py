@@ -29,8 +29,13 @@ def _exact(task: Task, out: Path) -> dict:
     from solver.exact.job import SolveConfig, solve
 
     s = task.settings
+    locks = None
+    if task.lock_lines:
+        from solver.locks import LockSet, parse_locks
+
+        locks = LockSet(parse_locks(task.lock_lines))
     summary = solve(SolveConfig(
-        variant=parse(task.key), algo=algorithm("dcfr"), out=out,
+        variant=parse(task.variant_text), algo=algorithm("dcfr"), out=out, locks=locks,
         target_exploitability=s["exact_target"], max_iterations=s["exact_max_iterations"],
         eval_every_iterations=s["exact_eval_every"], checkpoint_seconds=1e9,
         seed=task.seed))
@@ -38,7 +43,8 @@ def _exact(task: Task, out: Path) -> dict:
         stats = profile_statistics_from_run(out)
         stats.export(out / "tables")
         rows, quality_measure, quality = (metrics.from_profile(stats),
-                                          "exploitability (exact)",
+                                          "exploitability of the free decisions (exact)"
+                                          if task.lock_lines else "exploitability (exact)",
                                           summary["exploitability"])
     else:  # 3-4 players, teams: the balance tables of any table size
         from analysis.table_balance import table_balance_from_run
@@ -66,7 +72,7 @@ def _mccfr(task: Task, out: Path) -> dict:
     from solver.evaluation.tournament import head_to_head
 
     s = task.settings
-    variant = parse(task.key)
+    variant = parse(task.variant_text)
     config = MCCFRConfig(variant, workers=s["mccfr_workers"], seed=task.seed,
                          max_table_bytes=int(s["mccfr_table_gb"] * 1024**3))
     iterations = s["mccfr_iterations"]
@@ -98,7 +104,7 @@ def _random(task: Task, out: Path) -> dict:
     from solver.exact.job import peak_memory_bytes
     from solver.store import atomic_write_bytes
 
-    variant = parse(task.key)
+    variant = parse(task.variant_text)
     result = simulate(variant, task.settings["rounds"], seed=task.seed)
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_bytes(out / "simulation.json",

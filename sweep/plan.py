@@ -40,12 +40,21 @@ class Task:
     cpus: int
     seed: int
     settings: dict           # SolveSettings.to_json()
+    variant: str = ""        # the variant string (key adds the lock's name, if any)
+    lock_lines: tuple = ()   # locked decisions (solver.locks), one line each
+
+    @property
+    def variant_text(self) -> str:
+        return self.variant or self.key
 
     @property
     def fingerprint(self) -> str:
         """Everything that decides this variant's row: a finished row with another
         fingerprint is solved again."""
-        text = json.dumps([self.key, self.method, self.seed, self.settings], sort_keys=True)
+        parts = [self.key, self.method, self.seed, self.settings]
+        if self.lock_lines:  # absent without locks: earlier rows keep their fingerprint
+            parts.append(list(self.lock_lines))
+        text = json.dumps(parts, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def to_json(self) -> dict:
@@ -53,6 +62,8 @@ class Task:
 
     @classmethod
     def from_json(cls, data: dict) -> "Task":
+        data = dict(data)
+        data["lock_lines"] = tuple(data.get("lock_lines", ()))
         return cls(**data)
 
 
@@ -74,6 +85,15 @@ def exact_bytes_per_node(v: Variant) -> int:
     return PEAK_BYTES_PER_NODE + (0 if _two_player(v) else 8 * v.players)
 
 
+def _needs_full_tree(point: Point) -> bool:
+    """A lock playing a scripted player is solved without the position symmetry."""
+    if not point.lock_lines:
+        return False
+    from solver.locks import LockSet, parse_locks
+
+    return LockSet(parse_locks(point.lock_lines)).needs_full_tree
+
+
 def precheck(point: Point, settings: SolveSettings) -> None:
     """The checks that need no tree counting (so a bad grid fails at once)."""
     v = point.variant
@@ -90,13 +110,17 @@ def choose(point: Point, settings: SolveSettings, memory_budget: int,
     count = count or _count_uncached
     v, method = point.variant, settings.method
     precheck(point, settings)
+    if point.lock_lines and method in ("random", "mccfr"):
+        raise GridError(f"{point.key}: locked decisions are solved exactly; use method "
+                        f"exact or auto")
     if method == "random":
         return "random", None, PROCESS_BYTES
     mccfr_bytes = int(settings.mccfr_table_gb * GiB) + PROCESS_BYTES
     if method in ("auto", "exact"):
         per_node = exact_bytes_per_node(v)
         cap = max(1, (memory_budget - PROCESS_BYTES) // per_node)
-        nodes = count(v, cap, v.layout is None and _two_player(v))
+        symmetric = v.layout is None and _two_player(v) and not _needs_full_tree(point)
+        nodes = count(v, cap, symmetric)
         if nodes >= 0:
             return "exact", nodes, nodes * per_node + PROCESS_BYTES
         if method == "exact":
@@ -105,6 +129,10 @@ def choose(point: Point, settings: SolveSettings, memory_budget: int,
                             f"{memory_budget / GiB:.1f} GiB memory budget holds; use "
                             f"method auto (Monte Carlo CFR for two players, random play "
                             f"beyond), raise --memory-gb or lower max_turns")
+        if point.lock_lines:
+            raise GridError(f"{point.key}: locked decisions are solved exactly, and its "
+                            f"tree has more than {cap:,} nodes; lower max_turns or raise "
+                            f"--memory-gb")
         if not _two_player(v):
             return "random", None, PROCESS_BYTES
     if mccfr_bytes > memory_budget:
@@ -153,5 +181,6 @@ def plan(spec: SweepSpec, memory_budget: int, cache: dict | None = None) -> list
         cpus = settings.mccfr_workers if method == "mccfr" else 1
         tasks.append(Task(point.index, point.key, point.slug, point.label, point.options,
                           method, nodes, int(need), cpus,
-                          variant_seed(spec.seed, point.key), settings.to_json()))
+                          variant_seed(spec.seed, point.key), settings.to_json(),
+                          str(point.variant), tuple(point.lock_lines)))
     return tasks

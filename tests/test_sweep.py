@@ -330,3 +330,56 @@ def test_three_and_four_players_are_solved_exactly_where_the_tree_fits(tmp_path)
     assert three.at["bluff_rate", "value"] == pytest.approx(balance.rates()["bluff_rate"],
                                                            abs=1e-12)
     assert "random play" not in (result.root / "report.md").read_text()
+
+
+def test_a_lock_axis_solves_each_behaviour_exactly(tmp_path):
+    """lock=none,monk: the equilibrium and the locked solve side by side, the lock's
+    value of a rule measured, each locked run carrying its locks."""
+    from sweep.grid import parse_lock_defs
+
+    spec = spec_from_text("lock=none,monk", "rspmx:max_turns=2", "behaviours",
+                          locks=parse_lock_defs(["monk=respond claim=Monk: pass=1"]))
+    points = spec.points()
+    assert [p.key for p in points] == ["rspmx:max_turns=2",
+                                       "rspmx:max_turns=2 lock=monk"]
+    assert points[1].lock_lines == ("respond claim=Monk: pass=1",)
+    result = run_sweep(spec, tmp_path / "locks", workers=2, progress=False,
+                       say=lambda t: None)
+    t = result.table
+    assert result.failed == 0 and set(t["method"]) == {"exact"}
+    locked = t[t["variant"] == "rspmx:max_turns=2 lock=monk"]
+    assert locked["quality_measure"].iloc[0] == "exploitability of the free decisions (exact)"
+    meta = json.loads((result.root / "runs" / "rspmx_max_turns=2_lock=monk" /
+                       "metadata.json").read_text())
+    assert meta["locks"][0]["text"] == "respond claim=Monk: pass=1"
+    bluffs = t[t["metric"] == "bluff_rate"].set_index("variant")["value"]
+    assert bluffs["rspmx:max_turns=2 lock=monk"] != bluffs["rspmx:max_turns=2"]
+    assert "lock" in (result.root / "report.md").read_text()
+
+
+@pytest.mark.parametrize("grid, defs, message", [
+    ("lock=none,monk", [], "lock=monk is not defined"),
+    ("lock=none,monk", ["monk=respond claim=Monkk: pass=1"], "unknown card 'Monkk'"),
+    ("lock=none,monk", ["monk"], "is not NAME=LOCK"),
+    ("lock=none,none", [], "repeats 'none'"),
+])
+def test_bad_lock_axes_name_the_problem(grid, defs, message):
+    from sweep.grid import parse_lock_defs
+
+    with pytest.raises(GridError, match=message):
+        spec_from_text(grid, "rspmx:max_turns=2", "x", locks=parse_lock_defs(defs))
+
+
+def test_locks_need_the_exact_method_and_read_from_grid_files(tmp_path):
+    from sweep.grid import parse_lock_defs
+
+    spec = spec_from_text("lock=none,monk", "rspmx:max_turns=2", "x",
+                          settings=SolveSettings(method="mccfr"),
+                          locks=parse_lock_defs(["monk=respond claim=Monk: pass=1"]))
+    with pytest.raises(GridError, match="solved exactly"):
+        choose(spec.points()[1], spec.settings, 8 * 1024**3)
+    path = tmp_path / "grid.toml"
+    path.write_text('base = "rspmx:max_turns=2"\n[grid]\nlock = ["none", "monk"]\n'
+                    '[locks]\nmonk = ["respond claim=Monk: pass=1"]\n')
+    points = load_toml(path).points()
+    assert points[1].lock == "monk" and points[1].lock_lines == ("respond claim=Monk: pass=1",)
