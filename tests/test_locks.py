@@ -275,3 +275,30 @@ def test_cli_locks_round_trip_through_the_run(tmp_path):
                                    "mccfr", "--iterations", "200", "--lock",
                                    "respond claim=Monk: pass=1", "--out", str(tmp_path / "m")])
     assert bad.exit_code == 2 and "--lock" in bad.output
+
+
+def test_a_lock_on_a_hand_sized_deck_does_what_the_hand_computation_says():
+    """Robin, Peasant and the face-up Traitor, one turn. Seat 0 peeks one of the two
+    face-down cards (Robin or the Peasant, 1/2 each) and may announce. A true Robin claim
+    wins (+1) challenged or not; a Robin claim on the Peasant wins if passed and draws
+    (0) if challenged; silence and Peasant claims draw. So seat 1 always challenges a
+    Robin claim, and seat 0 wins exactly when it peeked Robin: value 1/2. Locked so
+    that nobody challenges Robin, seat 0 claims Robin on every card: value 1, and its
+    strategy after peeking the Peasant is the bluff, with probability 1."""
+    variant = game_def.parse("Robin+Peasant+Traitor:max_turns=1")
+    tree = build_robinwood_tree(variant)
+    assert player_values(tree, _converged(tree))[0] == pytest.approx(0.5, abs=1e-6)
+    locked = lock_decisions(variant, tree, parse_locks(["respond claim=Robin: pass=1"]))
+    assert locked.num_locked == 2  # seat 1's responses to a Robin claim after each peek
+    strategy = locked.lift(_converged(locked.solve_tree()))
+    assert player_values(tree, strategy)[0] == pytest.approx(1.0, abs=1e-6)
+    from game_def.actions import player_action_to_string
+
+    features = infoset_features(variant, tree, False)
+    peasant = np.flatnonzero(features[:, kern.F_PEEKED] == NAMES.index("Peasant"))
+    assert len(peasant) == 2  # after peeking position 0 or 1
+    for s in peasant:
+        off, m = tree.infoset_offset[s], tree.infoset_num_actions[s]
+        texts = [player_action_to_string(variant.num_positions, int(a))
+                 for a in tree.infoset_actions[off:off + m]]
+        assert strategy[off + texts.index("announce Robin")] == pytest.approx(1.0, abs=1e-6)
