@@ -78,19 +78,26 @@ def test_mccfr_killed_and_resumed_gives_the_uninterrupted_table(tmp_path):
     assert_same_arrays(tmp_path / "killed" / "table.npz", tmp_path / "whole" / "table.npz")
 
 
-def test_exact_job_with_a_long_eval_every_checkpoints_on_time_and_resumes(tmp_path):
+@pytest.mark.parametrize("variant, iterations, extra", [
+    ("rspx:max_turns=3", 60000, []),
+    ("rspx:players=3,max_turns=2", 20000, []),                          # three players
+    ("rspmx:max_turns=2", 15000, ["--lock", "respond claim=Monk: pass=1"]),  # locks
+])
+def test_exact_job_with_a_long_eval_every_checkpoints_on_time_and_resumes(
+        variant, iterations, extra, tmp_path):
     """With --eval-every far longer than the run, checkpoints still come every
-    --checkpoint-every seconds; kill -9 then --resume equals the uninterrupted run."""
-    args = ["solve", "--variant", "rspx:max_turns=3", "--algo", "dcfr", "--iterations",
-            "60000", "--eval-every", "100000", "--checkpoint-every", "0.2"]
+    --checkpoint-every seconds; kill -9 then --resume equals the uninterrupted run, for
+    two players, three, and with locks."""
+    args = ["solve", "--variant", variant, "--algo", "dcfr", "--iterations",
+            str(iterations), "--eval-every", "100000", "--checkpoint-every", "0.2", *extra]
     proc = start(args, tmp_path / "killed")
     kill_after_first_checkpoint(proc, tmp_path / "killed")
     with np.load(tmp_path / "killed" / "checkpoint.npz") as data:
         done = json.loads(str(data["settings"]))["iteration"]
-    assert 0 < done < 60000
+    assert 0 < done < iterations
     resumed = resume(args, tmp_path / "killed")
     whole = uninterrupted(args, tmp_path / "whole")
-    assert resumed["iterations"] == whole["iterations"] == 60000
+    assert resumed["iterations"] == whole["iterations"] == iterations
     assert resumed["exploitability"] == whole["exploitability"]
     # trie_token: the tree builder saves slots of a np.empty buffer it never writes
     # (solver/exact/robinwood_tree.py), so two builds of one tree differ there; every
