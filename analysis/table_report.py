@@ -51,9 +51,30 @@ _MARKDOWN = """# Robin Wood strategy report: {{ name }}
 Tables as {{ table_format }} files in `tables/`. Method: {{ method }}.
 """
 
-TITLES = {"seats": "Seats (in turn order from the first player)",
+TITLES = {"strength": "Against scripted players (robinwood exploit: the strategy in each "
+                      "seat, copies of the player in the others; exact)",
+          "seats": "Seats (in turn order from the first player)",
           "rates": "Rates per round", "locks": "Locked decisions",
           "run": "This run"}
+
+
+def _read_table_strength(run_dir: Path) -> pd.DataFrame | None:
+    """RUN/table_strength.json written by `robinwood exploit`, per opponent, or None."""
+    import json
+
+    path = Path(run_dir) / "table_strength.json"
+    if not path.exists():
+        return None
+    try:
+        frame = pd.DataFrame.from_dict(json.loads(path.read_text())["summary"],
+                                       orient="index")
+    except (ValueError, KeyError, TypeError):
+        from .report import ReportError
+
+        raise ReportError(f"{path} is damaged; write it again with `robinwood exploit "
+                          f"{run_dir}`") from None
+    frame.index.name = "opponent"
+    return frame
 
 
 def summary_paragraph(balance: TableBalance, metadata: dict) -> str:
@@ -132,6 +153,9 @@ def write_table_report(run_dir, out_dir=None, parquet: bool = False) -> Path:
     tables["run"].index.name = "fact"
     if metadata.get("locks"):
         tables["locks"] = pd.DataFrame(metadata["locks"]).set_index("text")
+    strength = _read_table_strength(run_dir)
+    if strength is not None:
+        tables["strength"] = strength
     convergence = read_convergence(run_dir)
     if convergence is not None:
         tables["convergence"] = convergence
@@ -145,7 +169,7 @@ def write_table_report(run_dir, out_dir=None, parquet: bool = False) -> Path:
         if fig is not None:
             save_png(fig, out / f"{key}.png")
             images.append({"file": f"{key}.png", "caption": caption})
-    shown = [t for t in ("seats", "rates", "locks", "run") if t in tables]
+    shown = [t for t in ("seats", "rates", "strength", "locks", "run") if t in tables]
     algorithm = metadata.get("algorithm") or {}
     context = {"name": name, "variant": str(balance.variant),
                "algorithm": algorithm.get("name") if isinstance(algorithm, dict)

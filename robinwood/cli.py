@@ -464,6 +464,42 @@ def _echo_table_balance(run_dir, as_json: bool) -> None:
         click.echo(f"\nrates per round\n{balance.rates().to_string()}")
 
 
+def _exploit_table(run_dir, as_json: bool) -> None:
+    """`robinwood exploit` for an exact 3-4 player or team run: the strategy in each seat
+    against copies of every table player, exactly (solver.evaluation.table_strength);
+    writes RUN_DIR/table_strength.json."""
+    from pathlib import Path
+
+    import game_def
+    import pandas as pd
+
+    from solver.evaluation.table_strength import table_strength
+    from solver.exact.robinwood_tree import build_robinwood_tree
+    from solver.exact.stored import StoredStrategy
+    from solver.store import atomic_write_bytes
+
+    stored = StoredStrategy(run_dir)
+    variant = game_def.parse(stored.metadata["variant"])
+    if not as_json:
+        click.echo(f"robinwood: {variant}: the strategy in each seat against copies of "
+                   f"each table player, exactly", err=True)
+    result = table_strength(variant, build_robinwood_tree(variant), stored.strategy)
+    data = {"variant": str(variant), "fair_share": result.fair_share,
+            "rows": result.rows.to_dict(orient="records"),
+            "summary": json.loads(result.summary().to_json(orient="index"))}
+    atomic_write_bytes(Path(run_dir) / "table_strength.json",
+                       json.dumps(data, indent=2).encode())
+    if as_json:
+        click.echo(json.dumps(data, indent=2))
+        return
+    with pd.option_context("display.width", 120, "display.max_columns", 20,
+                           "display.float_format", "{:.4f}".format):
+        click.echo(f"per seat (self_play_share: the seat's share when every seat plays "
+                   f"the strategy)\n{result.rows.to_string(index=False)}\n\n"
+                   f"per opponent (fair share {result.fair_share:.4f})\n"
+                   f"{result.summary().to_string()}")
+
+
 @cli.command()
 @click.argument("run_dir", type=click.Path(file_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the tables as JSON.")
@@ -834,12 +870,15 @@ def exploit(run_dir, minutes, iterations, rounds, lbr_rounds, lbr_continuations,
     import pandas as pd
 
     from solver.players.agents import load_table_agent
-    from solver.store import atomic_write_bytes
+    from solver.store import atomic_write_bytes, read_metadata
     from solver.evaluation.strength import measure
 
     if minutes is not None and iterations is not None:
         raise click.UsageError("give the exploiter one budget: --minutes or --iterations, "
                                "not both")
+    metadata = read_metadata(run_dir)
+    if metadata.get("kind") != "mccfr" and _players_of(metadata) > 2:
+        return _exploit_table(run_dir, as_json)
     strategy = load_table_agent(run_dir, fallback)
 
     def say(text):

@@ -132,6 +132,12 @@ def player_values(tree: FlatTree, strategy: np.ndarray) -> tuple[float, ...]:
     return tuple(float(tree.player_payoff(p) @ reach) for p in range(tree.num_players))
 
 
+def reach_probabilities(tree: FlatTree, strategy: np.ndarray) -> np.ndarray:
+    """Each node's probability when chance and every player follow `strategy`."""
+    check_strategy(tree, strategy)
+    return _reach(kern.tree_struct(tree), strategy, False, np.empty(tree.num_nodes))
+
+
 def node_values(tree: FlatTree, strategy: np.ndarray) -> np.ndarray:
     """Player 0's expected payoff at every node when chance and both players follow
     `strategy` (the root's is expected_value)."""
