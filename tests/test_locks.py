@@ -178,7 +178,7 @@ def test_a_locked_seat_meets_a_best_response_computed_by_openspiel(play, tmp_pat
     summary = solve(SolveConfig(game_def.parse(SMALL), algorithm("dcfr"), tmp_path,
                                 max_iterations=1500,
                                 locks=LockSet(parse_locks([f"seat=1 play={play}"]))))
-    assert summary["symmetric"] is (play == "uniform")
+    assert summary["symmetric"] is False  # a whole player: the full tree
     policy = load_strategy(tmp_path)
     game = policy.game
     br = os_best_response.BestResponsePolicy(game, 0, policy.to_tabular())
@@ -302,3 +302,23 @@ def test_a_lock_on_a_hand_sized_deck_does_what_the_hand_computation_says():
         texts = [player_action_to_string(variant.num_positions, int(a))
                  for a in tree.infoset_actions[off:off + m]]
         assert strategy[off + texts.index("announce Robin")] == pytest.approx(1.0, abs=1e-6)
+
+
+def test_locks_on_positions_are_applied_to_the_full_tree_and_stay_even_there(tmp_path):
+    """`peek=1` spreads over the real positions: on the position-symmetric tree one
+    action stands for several, so such locks go to the full tree (the job does so
+    itself, and lock_decisions refuses the symmetric tree for them)."""
+    variant = game_def.parse("rspx:max_turns=2")
+    sym = build_robinwood_tree(variant, symmetric=True)
+    with pytest.raises(LockError, match="without the position symmetry"):
+        lock_decisions(variant, sym, parse_locks(["turn seat=0 turn=1: peek=1"]), True)
+    summary = solve(SolveConfig(variant, algorithm("dcfr"), tmp_path, max_iterations=20,
+                                locks=LockSet(parse_locks(["turn seat=0 turn=1: peek=1"]))))
+    assert summary["symmetric"] is False
+    policy = load_strategy(tmp_path)
+    root = policy.game.new_initial_state()
+    probs = policy.action_probabilities(root)
+    peeks = [p for a, p in probs.items() if root.action_to_string(a).startswith("peek")]
+    assert len(peeks) == 3 and np.allclose(peeks, 1 / 3)
+    # Character locks stay on the symmetric tree.
+    assert not LockSet(parse_locks(["respond claim=Robin: pass=1"])).needs_full_tree

@@ -196,7 +196,7 @@ def _solve(config: SolveConfig, on_progress, on_phase) -> dict:
     # The position symmetry is a two-player reduction (solver.exact.symmetry).
     symmetric = (config.symmetric and config.variant.layout is None
                  and config.variant.players == 2
-                 # a scripted player is written onto the full tree (solver.locks)
+                 # locks on positions or whole players need the full tree (solver.locks)
                  and not (config.locks and config.locks.needs_full_tree))
     per_node = PEAK_BYTES_PER_NODE + (PREDICTION_BYTES_PER_NODE
                                       if config.algo.rule == RULE_PCFR_PLUS else 0)

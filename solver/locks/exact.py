@@ -119,11 +119,24 @@ class LockSet:
 
     @property
     def needs_full_tree(self) -> bool:
-        """A scripted player is written onto the tree without the position symmetry."""
-        return any(lock.play not in (None, "uniform") for lock in self.locks)
+        """Whether the locks must be applied to the tree without the position symmetry
+        (needs_full_tree, below)."""
+        return any(needs_full_tree(lock) for lock in self.locks)
 
     def apply(self, variant: Variant, tree: FlatTree, symmetric: bool) -> LockedDecisions:
         return lock_decisions(variant, tree, self.locks, symmetric)
+
+
+POSITION_VERBS = ("peek", "use", "reveal", "pick")
+
+
+def needs_full_tree(lock: Lock) -> bool:
+    """On the position-symmetric tree one action stands for every untouched position it
+    represents (solver.exact.symmetry), so a probability spread evenly over its legal
+    actions would not be even over the real positions. Locks whose actions aim at
+    positions, and whole-seat players, are therefore applied to the full tree; locks on
+    characters (announce, respond, name, keep or swap) are the same on both."""
+    return lock.play is not None or any(key in POSITION_VERBS for key, _ in lock.actions)
 
 
 def _spans(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -203,6 +216,12 @@ def lock_decisions(variant: Variant, tree: FlatTree, locks, symmetric: bool = Fa
     """Apply `locks` (Lock objects, in order: the later holds) to the infosets of
     `tree`, the exact tree of `variant`. A lock that selects no infoset, or a seat the
     variant does not have, is a LockError."""
+    if symmetric:
+        for lock in locks:
+            if needs_full_tree(lock):
+                raise LockError(f"lock {lock.text!r} plays positions or a whole player: "
+                                f"apply it to the tree without the position symmetry "
+                                f"(the solve job does so itself)")
     if features is None:
         features = infoset_features(variant, tree, symmetric)
     locked = np.zeros(tree.num_infosets, dtype=bool)
@@ -259,9 +278,6 @@ def _player_strategy(lock: Lock, variant: Variant, tree: FlatTree,
 
     if lock.play == "uniform":
         return uniform_strategy(tree)
-    if symmetric:
-        raise LockError(f"lock {lock.text!r}: a scripted player is written onto the full "
-                        f"tree; solve without the position symmetry")
     if variant.players != 2 or variant.teams:
         raise LockError(f"lock {lock.text!r}: the scripted players play two-player "
                         f"rounds; use play=uniform or action probabilities for {variant}")
