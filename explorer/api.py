@@ -10,6 +10,10 @@ legal now (illegal action, not your turn, round over).
     GET  /api/play/{id}                the view of a game
     POST /api/play/{id}/move           {action} -> view (the strategy has answered)
     POST /api/play/{id}/next           the next round of a match -> view
+    POST /api/lock                     {layout, actions, seed, probs} -> a re-solve with
+                                       that decision locked, started in the background
+    GET  /api/lock/{id}                the re-solve: running, done (values, shift, the
+                                       re-solved strategy here) or failed
 """
 
 from __future__ import annotations
@@ -28,8 +32,10 @@ from game_def.characters import Character
 from game_def.errors import IllegalActionError
 
 from . import ask
+from .relock import Relocker
 from .run import ExploredRun
-from .session import BadRequest, PlayGame, PlayStore, browse_view, random_layout
+from .session import (BadRequest, PlayGame, PlayStore, browse_view, check_layout,
+                      random_layout, replay)
 
 
 _log = logging.getLogger("robinwood.explorer")
@@ -83,6 +89,7 @@ class ExplorerAPI:
         self.games = PlayStore()
         self._ask = None
         self._ask_lock = threading.Lock()
+        self.relocker = Relocker(run)
 
     def routes(self) -> list[Route]:
         h = _handled
@@ -95,7 +102,27 @@ class ExplorerAPI:
             Route("/api/play/{gid}", h(self.get_play)),
             Route("/api/play/{gid}/move", h(self.post_move), methods=["POST"]),
             Route("/api/play/{gid}/next", h(self.post_next), methods=["POST"]),
+            Route("/api/lock", h(self.post_lock), methods=["POST"]),
+            Route("/api/lock/{jid}", h(self.get_lock)),
         ]
+
+    def post_lock(self, request: Request, body: dict) -> dict:
+        unknown = set(body) - {"layout", "actions", "seed", "probs"}
+        if unknown:
+            raise BadRequest(f"unknown field(s) {', '.join(sorted(unknown))}: send "
+                             f"layout, actions, seed and probs")
+        layout = check_layout(self.run.variant, body.get("layout"))
+        seed = body.get("seed", 0)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise BadRequest("seed must be a whole number")
+        state, _ = replay(self.run, layout, body.get("actions", []), seed)
+        return self.relocker.start(state, body.get("probs")).view()
+
+    def get_lock(self, request: Request, body: dict) -> dict:
+        job = self.relocker.get(request.path_params["jid"])
+        if job is None:
+            raise NotFound(f"no re-solve {request.path_params['jid']!r} on this server")
+        return job.view()
 
     def get_run(self, request: Request, body: dict) -> dict:
         v = self.run.variant

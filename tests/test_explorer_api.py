@@ -294,3 +294,54 @@ def test_play_against_the_searching_ai(mccfr_run, client):  # noqa: F811
         assert v2["log"] == v["log"]
     error(search_client.post("/api/play", json={"seat": 0, "search": "yes"}), 400, "search")
     error(client.post("/api/play", json={"seat": 0, "search": True}), 400, "exact")
+
+
+def _wait_for(client, job_id, seconds=240):
+    import time
+
+    deadline = time.monotonic() + seconds
+    while True:
+        view = client.get(f"/api/lock/{job_id}").json()
+        if view["state"] != "running" or time.monotonic() > deadline:
+            return view
+        time.sleep(0.2)
+
+
+def test_a_decision_locked_from_browse_is_re_solved_in_the_background(client, run):
+    """Lock 'always challenge a Sheriff claim here': the re-solve runs in the background,
+    its strategy here is the lock, and its values and shift come back."""
+    responds = browse(client, ["peek 0", "announce Sheriff"])
+    assert {a["text"] for a in responds["decision"]["actions"]} == {"challenge", "pass"}
+    r = client.post("/api/lock", json={"layout": LAYOUT, "actions": ["peek 0",
+                                                                     "announce Sheriff"],
+                                       "seed": 0, "probs": {"challenge": 1, "pass": 0}})
+    assert r.status_code == 200, r.text
+    started = r.json()
+    assert started["lock"] == ("respond claim=Sheriff seat=1 strikes=0 turn=1: "
+                               "challenge=1 pass=0")
+    done = _wait_for(client, started["id"])
+    assert done["state"] == "done", done
+    assert done["here"] == {"challenge": 1.0, "pass": 0.0}
+    assert done["fixed"] >= 1 and len(done["values"]) == 2
+    assert done["value_shift"][0] == pytest.approx(-done["value_shift"][1])
+    # An announcement: keep quiet with a peeked Robin half the time.
+    r = client.post("/api/lock", json={"layout": LAYOUT, "actions": ["peek 0"], "seed": 0,
+                                       "probs": {"silent": 0.5, "announce Robin": 0.5}})
+    assert r.status_code == 200, r.text
+    assert r.json()["lock"].startswith("announce peeked=Robin seat=0 strikes=0 turn=1: ")
+    done = _wait_for(client, r.json()["id"])
+    assert done["state"] == "done", done
+    assert done["here"]["silent"] == pytest.approx(0.5)
+    assert done["here"]["announce Robin"] == pytest.approx(0.5)
+
+
+def test_bad_locks_from_browse_are_4xx(client):
+    body = {"layout": LAYOUT, "actions": ["peek 0", "announce Sheriff"], "seed": 0}
+    error(client.post("/api/lock", json={**body, "probs": {"challenge": 0.5}}), 400,
+          "sum to 0.5")
+    error(client.post("/api/lock", json={**body, "probs": {"fold": 1}}), 400,
+          "not legal here")
+    error(client.post("/api/lock", json={**body, "actions": [], "probs": {"peek 0": 1}}),
+          400, "only announcements and responses")
+    error(client.post("/api/lock", json={**body, "probs": {}}), 400, "send probs")
+    error(client.get("/api/lock/99"), 404, "no re-solve")

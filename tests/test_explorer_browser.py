@@ -317,3 +317,22 @@ def test_a_round_against_the_searching_ai(browser, mccfr_run, exact_run):  # noq
         assert browser.find_element(By.ID, "p-review").is_displayed()
         assert browser.find_element(By.ID, "p-searching").text == "the AI searches"
         no_console_errors(browser)
+
+
+def test_a_decision_locked_in_browse_is_re_solved_and_shown(browser, exact_run):  # noqa: F811
+    """Browse: open 'Lock this decision', keep quiet with the peeked Sheriff, re-solve;
+    the answer names the lock and shows the re-solved strategy playing it here."""
+    from selenium.webdriver.common.by import By
+
+    link = json.dumps({"layout": LAYOUT, "seed": 3, "actions": ["peek 0"]})
+    with serving(exact_run) as url:
+        browser.get(url + "#browse=" + urllib.parse.quote(link))
+        wait(browser, "#b-lock summary").click()
+        for box in browser.find_elements(By.CSS_SELECTOR, "#b-lock input.lock-prob"):
+            box.clear()
+            box.send_keys("1" if box.get_attribute("data-action") == "silent" else "0")
+        browser.find_element(By.ID, "b-lock-go").click()
+        done = wait(browser, "#b-lock-result .lock-done", timeout=180)
+        assert "Locked: announce peeked=Sheriff seat=0 strikes=0 turn=1: silent=1" in done.text
+        assert "silent 100.0%" in done.text
+        no_console_errors(browser)

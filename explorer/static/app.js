@@ -221,6 +221,42 @@ function renderDecision(v) {
   }
   fact("what the mover knows", el("span", {class: "info"}, d.info_state));
   box.append(facts);
+  const lockable = d.actions.some((a) => a.text === "challenge" || a.text === "silent");
+  if (exact && lockable) box.append(lockForm(v));
+}
+
+// Lock this decision (and every one like it: same seat, card or claim, strikes and
+// turn) to chosen probabilities, re-solve in the background, show what changed.
+function lockForm(v) {
+  const d = v.decision;
+  const inputs = d.actions.map((a) => el("input", {type: "number", min: "0", max: "1", step: "0.05",
+    value: a.prob.toFixed(2), dataset: {action: a.text}, class: "lock-prob"}));
+  const result = el("div", {id: "b-lock-result", class: "muted"});
+  const form = el("details", {id: "b-lock"},
+    el("summary", {}, "Lock this decision and re-solve…"),
+    el("p", {class: "muted"}, "Fix how decisions like this one are played (same seat, card or claim, strikes and turn); the rest is solved again against them (docs/locks.md)."),
+    el("table", {}, el("tbody", {}, d.actions.map((a, i) => el("tr", {}, el("td", {}, a.label), el("td", {}, inputs[i]))))),
+    el("button", {id: "b-lock-go", onclick: guarded(async () => {
+      const probs = {};
+      inputs.forEach((x) => { probs[x.dataset.action] = Number(x.value); });
+      const job = await api("/api/lock", {layout: v.layout, seed: v.seed, actions: v.actions, probs});
+      result.replaceChildren(`Re-solving with ${job.lock} …`);
+      for (;;) {
+        await new Promise((r) => setTimeout(r, 500));
+        const j = await api(`/api/lock/${job.id}`);
+        if (j.state === "running") continue;
+        if (j.state === "failed") { result.replaceChildren(`The re-solve failed: ${j.error}`); return; }
+        const here = Object.entries(j.here).map(([t, p]) => `${t} ${fmtProb(p)}`).join(", ");
+        result.replaceChildren(el("p", {class: "lock-done"},
+          `Locked: ${j.lock} (${j.fixed} decisions). P0's value ${signed(j.values[0])}, `
+          + `${signed(j.value_shift[0])} from the same solve without the lock `
+          + `(free decisions within ${Number(j.exploitability).toPrecision(2)} of a best answer). `
+          + `The re-solved strategy here: ${here}.`));
+        return;
+      }
+    })}, "Re-solve"),
+    result);
+  return form;
 }
 
 function browseDealEditor() {
