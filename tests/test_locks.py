@@ -322,3 +322,22 @@ def test_locks_on_positions_are_applied_to_the_full_tree_and_stay_even_there(tmp
     assert len(peeks) == 3 and np.allclose(peeks, 1 / 3)
     # Character locks stay on the symmetric tree.
     assert not LockSet(parse_locks(["respond claim=Robin: pass=1"])).needs_full_tree
+
+
+def test_cli_takes_locks_from_a_file_and_the_command_line_together(tmp_path):
+    path = tmp_path / "locks.toml"
+    path.write_text('lock = ["announce peeked=Robin: truth=1"]\n')
+    out = tmp_path / "run"
+    result = CliRunner().invoke(cli, ["solve", "--variant", "rspmx:max_turns=2", "--algo",
+                                      "dcfr", "--iterations", "30", "--lock",
+                                      "respond claim=Monk: pass=1", "--lock-file", str(path),
+                                      "--out", str(out), "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output[result.output.index("{"):])
+    assert [r["text"] for r in summary["locks"]] == ["respond claim=Monk: pass=1",
+                                                     "announce peeked=Robin: truth=1"]
+    bad = CliRunner().invoke(cli, ["solve", "--variant", "rspmx:max_turns=2", "--iterations",
+                                   "30", "--lock-file", str(tmp_path / "none.toml"),
+                                   "--out", str(tmp_path / "x")])
+    assert bad.exit_code == 2 and "does not exist" in bad.output
+    assert "Traceback" not in bad.output
