@@ -127,8 +127,26 @@ def seats_figure(balance: TableBalance) -> Figure:
     return fig
 
 
-def write_table_report(run_dir, out_dir=None, parquet: bool = False) -> Path:
-    """Write the report of a 3-4 player or team run; returns index.html."""
+def compare_tables(a: TableBalance, b: TableBalance, names: tuple[str, str]
+                   ) -> dict[str, pd.DataFrame]:
+    """Two runs' seats and rates side by side, with the difference (second minus
+    first)."""
+    out = {}
+    for key, first, second in (("compare_seats", a.seats(), b.seats()),
+                               ("compare_rates", a.tables()["rates"],
+                                b.tables()["rates"])):
+        cols = [c for c in first.columns if c != "plays"]
+        frame = pd.concat({names[0]: first[cols], names[1]: second[cols],
+                           "delta": second[cols] - first[cols]}, axis=1)
+        frame.columns = [f"{col} ({run})" for run, col in frame.columns]
+        out[key] = frame
+    return out
+
+
+def write_table_report(run_dir, out_dir=None, parquet: bool = False,
+                       compare_dir=None) -> Path:
+    """Write the report of a 3-4 player or team run (and, with compare_dir, its seats
+    and rates beside another run's of the same table size); returns index.html."""
     import jinja2
     from markupsafe import Markup
 
@@ -159,6 +177,31 @@ def write_table_report(run_dir, out_dir=None, parquet: bool = False) -> Path:
     convergence = read_convergence(run_dir)
     if convergence is not None:
         tables["convergence"] = convergence
+    compared = ""
+    titles = dict(TITLES)
+    if compare_dir is not None:
+        from .report import ReportError
+
+        other = table_balance_from_run(compare_dir)
+        v, w = balance.variant, other.variant
+        if (v.players, v.teams) != (w.players, w.teams):
+            raise ReportError(f"--compare needs the same table: {v} has {v.players} "
+                              f"players{' in teams' if v.teams else ''}, {w} has "
+                              f"{w.players}{' in teams' if w.teams else ''}")
+        other_name = Path(compare_dir).resolve().name
+        tables.update(compare_tables(balance, other, ("this run", "other")))
+        titles["compare_seats"] = (f"Compared with {other_name} ({w}, \"other\"): "
+                                   f"seats; delta = other minus this run")
+        titles["compare_rates"] = (f"Compared with {other_name} ({w}, \"other\"): "
+                                   f"rates; delta = other minus this run")
+        first = v.first_player
+        compared = (f" Compared with {other_name} ({w}): the starter's value goes from "
+                    f"{balance.seat_values[first]:+.3f} to "
+                    f"{other.seat_values[w.first_player]:+.3f}, the bluff rate from "
+                    f"{balance.rates()['bluff_rate']:.1%} to "
+                    f"{other.rates()['bluff_rate']:.1%} and the mean round length from "
+                    f"{balance.rates()['mean_turns']:.2f} to "
+                    f"{other.rates()['mean_turns']:.2f} turns.")
     export_tables(tables, out / "tables", fmt)
     images = []
     for key, fig, caption in (
@@ -169,20 +212,22 @@ def write_table_report(run_dir, out_dir=None, parquet: bool = False) -> Path:
         if fig is not None:
             save_png(fig, out / f"{key}.png")
             images.append({"file": f"{key}.png", "caption": caption})
-    shown = [t for t in ("seats", "rates", "strength", "locks", "run") if t in tables]
+    shown = [t for t in ("seats", "rates", "compare_seats", "compare_rates", "strength",
+                         "locks", "run") if t in tables]
     algorithm = metadata.get("algorithm") or {}
     context = {"name": name, "variant": str(balance.variant),
                "algorithm": algorithm.get("name") if isinstance(algorithm, dict)
                else algorithm,
                "players": balance.variant.players, "teams": balance.variant.teams,
                "generated": time.strftime("%Y-%m-%d %H:%M"),
-               "summary": summary_paragraph(balance, metadata), "figures": images,
+               "summary": summary_paragraph(balance, metadata) + compared,
+               "figures": images,
                "table_format": fmt.upper(), "method": balance.method}
     html = jinja2.Environment(autoescape=True).from_string(_HTML).render(
-        **context, tables=[(TITLES[t], Markup(html_table(tables[t]))) for t in shown])
+        **context, tables=[(titles[t], Markup(html_table(tables[t]))) for t in shown])
     (out / "index.html").write_text(html, encoding="utf-8")
     md = jinja2.Environment(autoescape=False, keep_trailing_newline=True).from_string(
         _MARKDOWN).render(**context,
-                          tables=[(TITLES[t], markdown_table(tables[t])) for t in shown])
+                          tables=[(titles[t], markdown_table(tables[t])) for t in shown])
     (out / "report.md").write_text(re.sub(r"\n{3,}", "\n\n", md), encoding="utf-8")
     return out / "index.html"

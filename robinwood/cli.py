@@ -576,10 +576,10 @@ def report(run_dir, other, out, parquet, rounds, seed):
         check_writable(Path("reports") / Path(run_dir).resolve().name, "--out",
                        what="the default output folder, reports/<name of RUN_DIR>")
     start = time.perf_counter()
-    if players_of_run(run_dir) > 2 and other is None:  # 3-4 players, teams
+    if players_of_run(run_dir) > 2:  # 3-4 players, teams
         from analysis.table_report import write_table_report
 
-        index = write_table_report(run_dir, out, parquet=parquet)
+        index = write_table_report(run_dir, out, parquet=parquet, compare_dir=other)
     else:
         index = write_report(run_dir, out, other, parquet=parquet, rounds=rounds, seed=seed)
     click.echo(f"report written to {index} ({time.perf_counter() - start:.1f} s); "

@@ -195,3 +195,24 @@ def test_the_report_of_a_three_player_run_reads_its_balance(runs, tmp_path):
         write_report(runs[RSPX3], tmp_path / "r2", compare_dir=runs[RSPX3])
     with pytest.raises(ReportError, match="write_table_report"):
         write_report(runs[RSPX3], tmp_path / "r3")
+
+
+def test_two_team_runs_compare_side_by_side(runs, tmp_path):
+    from click.testing import CliRunner
+
+    from analysis.table_report import compare_tables
+    from robinwood.cli import cli
+
+    other = tmp_path / "other"
+    solve(SolveConfig(game_def.parse(TEAM), algorithm("cfr+"), other, max_iterations=5))
+    result = CliRunner().invoke(cli, ["report", str(runs[TEAM]), "--compare", str(other),
+                                      "--out", str(tmp_path / "rep")])
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / "rep" / "report.md").read_text()
+    assert "Compared with other" in text and "delta = other minus this run" in text
+    a, b = table_balance_from_run(runs[TEAM]), table_balance_from_run(other)
+    seats = compare_tables(a, b, ("this run", "other"))["compare_seats"]
+    assert np.allclose(seats["value (delta)"], b.seat_values - a.seat_values)
+    mismatch = CliRunner().invoke(cli, ["report", str(runs[TEAM]), "--compare",
+                                        str(runs[RSPX3]), "--out", str(tmp_path / "bad")])
+    assert mismatch.exit_code == 2 and "the same table" in mismatch.output
