@@ -90,9 +90,11 @@ def profile_statistics(variant: Variant, tree: FlatTree, strategy: np.ndarray,
     return ProfileStatistics(variant, counts)
 
 
-def profile_statistics_from_run(run_dir) -> ProfileStatistics:
-    """Exact statistics of the strategy stored by `robinwood solve` in run_dir; a
-    missing, corrupt or mismatched strategy file is a one-line StrategyFileError."""
+def load_exact_run(run_dir, two_players: bool = False):
+    """(variant, tree, strategy, symmetric) of the strategy `robinwood solve` stored in
+    run_dir, its tree rebuilt as it was solved; a missing, corrupt or mismatched
+    strategy file (or, with `two_players`, a variant of more players) is a one-line
+    StrategyFileError, given before any tree is built."""
     import game_def
     from solver.exact.robinwood_tree import build_robinwood_tree
     from solver.exact.stored import StoredStrategy
@@ -104,7 +106,7 @@ def profile_statistics_from_run(run_dir) -> ProfileStatistics:
     except ValueError as e:
         raise StrategyFileError(f"the metadata in {run_dir} names an unplayable variant: "
                                 f"{e}") from None
-    if variant.players != 2:
+    if two_players and variant.players != 2:
         raise StrategyFileError(f"the strategy in {run_dir} is for {variant}: statistics "
                                 f"need a two-player variant")
     symmetric = bool(stored.metadata.get("symmetric"))
@@ -113,8 +115,17 @@ def profile_statistics_from_run(run_dir) -> ProfileStatistics:
         raise StrategyFileError(f"the strategy in {run_dir} has {len(stored.strategy)} "
                                 f"action slots but the tree of {variant} has "
                                 f"{tree.num_action_slots}: was it made by another version?")
+    return variant, tree, stored.strategy, symmetric
+
+
+def profile_statistics_from_run(run_dir) -> ProfileStatistics:
+    """Exact statistics of the strategy stored by `robinwood solve` in run_dir; a
+    missing, corrupt or mismatched strategy file is a one-line StrategyFileError."""
+    from solver.store import StrategyFileError
+
+    variant, tree, strategy, symmetric = load_exact_run(run_dir, two_players=True)
     try:
-        return profile_statistics(variant, tree, stored.strategy, symmetric)
+        return profile_statistics(variant, tree, strategy, symmetric)
     except ValueError as e:
         raise StrategyFileError(f"the strategy in {run_dir} is not a valid strategy: "
                                 f"{e}") from None

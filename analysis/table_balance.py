@@ -238,24 +238,11 @@ def table_balance(variant: Variant, tree: FlatTree, strategy: np.ndarray,
 def table_balance_from_run(run_dir) -> TableBalance:
     """Exact balance of the strategy `robinwood solve` stored in run_dir (any player
     count); a missing, corrupt or mismatched strategy is a one-line StrategyFileError."""
-    import game_def
-    from solver.exact.robinwood_tree import build_robinwood_tree
-    from solver.exact.stored import StoredStrategy
     from solver.store import StrategyFileError
 
-    stored = StoredStrategy(run_dir)
-    try:
-        variant = game_def.parse(stored.metadata["variant"])
-    except ValueError as e:
-        raise StrategyFileError(f"the metadata in {run_dir} names an unplayable variant: "
-                                f"{e}") from None
-    symmetric = bool(stored.metadata.get("symmetric"))
-    tree = build_robinwood_tree(variant, symmetric=symmetric)
-    strategy = stored.strategy
-    if tree.num_action_slots != len(strategy):
-        raise StrategyFileError(f"the strategy in {run_dir} has {len(strategy)} action "
-                                f"slots but the tree of {variant} has "
-                                f"{tree.num_action_slots}: was it made by another version?")
+    from .exact import load_exact_run
+
+    variant, tree, strategy, symmetric = load_exact_run(run_dir)
     try:
         return table_balance(variant, tree, strategy, symmetric)
     except ValueError as e:

@@ -470,20 +470,17 @@ def _exploit_table(run_dir, as_json: bool) -> None:
     writes RUN_DIR/table_strength.json."""
     from pathlib import Path
 
-    import game_def
     import pandas as pd
 
+    from analysis.exact import load_exact_run
     from solver.evaluation.table_strength import table_strength
-    from solver.exact.robinwood_tree import build_robinwood_tree
-    from solver.exact.stored import StoredStrategy
     from solver.store import atomic_write_bytes
 
-    stored = StoredStrategy(run_dir)
-    variant = game_def.parse(stored.metadata["variant"])
+    variant, tree, strategy, _ = load_exact_run(run_dir)  # never symmetric beyond 2
     if not as_json:
         click.echo(f"robinwood: {variant}: the strategy in each seat against copies of "
                    f"each table player, exactly", err=True)
-    result = table_strength(variant, build_robinwood_tree(variant), stored.strategy)
+    result = table_strength(variant, tree, strategy)
     data = {"variant": str(variant), "fair_share": result.fair_share,
             "rows": result.rows.to_dict(orient="records"),
             "summary": json.loads(result.summary().to_json(orient="index"))}
