@@ -563,8 +563,14 @@ def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
 
 
 def locks_table(metadata: dict) -> pd.DataFrame | None:
-    """The run's locks (solver.locks), one row each, or None for a run without."""
+    """The run's locks (solver.locks), one row each, or None for a run without. Exact
+    runs count the information sets each lock selected and fixed; Monte Carlo CFR runs
+    cannot enumerate theirs and list the locks alone."""
     locks = metadata.get("locks")
+    trained = (metadata.get("algorithm") or {}).get("locks")
+    if not locks and trained:
+        return pd.DataFrame({"lock": trained, "played": "as locked, in training and in "
+                                                        "play"}).set_index("lock")
     if not locks:
         return None
     frame = pd.DataFrame(locks).rename(columns={"text": "lock"}).set_index("lock")
@@ -574,6 +580,12 @@ def locks_table(metadata: dict) -> pd.DataFrame | None:
 def _locks_note(metadata: dict) -> str:
     """A sentence saying the strategy answers locked play, with the value shift."""
     locks = metadata.get("locks")
+    trained = (metadata.get("algorithm") or {}).get("locks")
+    if not locks and trained:
+        texts = "; ".join(f"`{text}`" for text in trained)
+        return (f"Some decisions are locked ({texts}): they are played as the locks say, "
+                f"in training and in play, and Monte Carlo CFR trained the rest against "
+                f"them, so these figures describe that play, not an equilibrium. ")
     if not locks:
         return ""
     texts = "; ".join(f"`{lock['text']}`" for lock in locks)

@@ -29,8 +29,8 @@ class Decision:
     visits: int | None                     # MCCFR runs: training visits of the entry
     entry: int | None                      # MCCFR runs: table entry (-1: never trained)
     played_by: str | None = None           # MCCFR runs: "table", a fallback player's
-                                           # name (its rules moved) or "uniform"
-    locked_by: str | None = None           # exact runs with locks: the lock that fixes
+                                           # name (its rules moved), "uniform" or "lock"
+    locked_by: str | None = None           # runs with locks: the lock that fixes
                                            # this decision (solver.locks), None if free
 
 
@@ -54,12 +54,15 @@ class ExploredRun:
                                     f"explorer plays two-player rounds")
         self.values = None
         self.lookup = None
-        # Locked decisions of an exact run (solver.locks): shown as locked.
+        # Locked decisions (solver.locks for an exact run, the trainer's settings for a
+        # Monte Carlo CFR run): shown as locked.
         self.locks = ()
-        if self.metadata.get("locks"):
+        texts = ([lock["text"] for lock in self.metadata.get("locks") or []]
+                 or list((self.metadata.get("algorithm") or {}).get("locks") or []))
+        if texts:
             from solver.locks import parse_locks
 
-            self.locks = parse_locks([lock["text"] for lock in self.metadata["locks"]])
+            self.locks = parse_locks(texts)
         self._searcher = None   # built on first use (searcher())
         # The policies keep scratch arrays between calls: one question at a time (the
         # server answers requests from a thread pool).
@@ -110,6 +113,8 @@ class ExploredRun:
             from solver.locks import lock_of_decision
 
             locked_by = lock_of_decision(self.locks, self.variant, state)
+            if locked_by is not None and played_by is not None:
+                played_by = "lock"   # a table agent plays a locked decision as locked
         return Decision(mover, probs, av, sv, reach, sreach, value, visits, entry, played_by,
                         locked_by)
 

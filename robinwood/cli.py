@@ -247,7 +247,7 @@ def simulate(variant_text, rounds, matches, seed, as_json, **params):
 @click.option("--symmetry/--no-symmetry", default=True, show_default=True,
               help="Merge interchangeable positions (lossless; see docs/solver.md).")
 @click.option("--lock", "lock_texts", multiple=True,
-              help="Exact solvers: fix how some decisions are played, e.g. "
+              help="Fix how some decisions are played, e.g. "
                    "'respond claim=Monk: pass=1' or 'seat=1 play=paranoid' (repeatable; "
                    "grammar in docs/locks.md).")
 @click.option("--lock-file", type=click.Path(dir_okay=False), default=None,
@@ -265,7 +265,7 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
           symmetry, lock_texts, lock_file, seed, as_json, **params):
     """Solve a variant: exactly (CFR family over the full game tree, any player count)
     or by Monte Carlo CFR (--algo mccfr, two players), optionally with locked
-    decisions (exact)."""
+    decisions (--lock, --lock-file)."""
     from pathlib import Path
 
     from solver.exact.cfr import algorithm
@@ -279,8 +279,7 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
         raise click.UsageError("give the time budget once: --seconds or --minutes, not both")
     if algo == "mccfr":
         refuse_unless(ctx, ["alpha", "beta", "gamma", "target_exploitability", "eval_every",
-                            "eval_every_iterations", "max_memory_gb", "symmetry",
-                            "lock_texts", "lock_file"],
+                            "eval_every_iterations", "max_memory_gb", "symmetry"],
                       "is for the exact solvers; Monte Carlo CFR (--algo mccfr) takes "
                       "--minutes, --seconds or --iterations")
         batch = 200  # MCCFRConfig.batch_iterations
@@ -301,16 +300,16 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
                       f"is for --algo mccfr; the exact solver ({algo}) stops on "
                       f"--seconds, --iterations or --target-exploitability")
     variant = build_variant(variant_text, **params)
+    from solver.locks import LockSet, load_lock_file, parse_locks
+
+    locks = LockSet(parse_locks(lock_texts) + (load_lock_file(lock_file) if lock_file
+                                               else ()))
     if algo == "mccfr":
         league = tuple(name.strip() for name in league_opponents.split(",") if name.strip())
         return _solve_mccfr(variant, out, iterations, seconds, minutes, levels, sure_wins,
                             weighting, workers, max_table_gb, snapshot_minutes, resume,
                             checkpoint_every, seed, as_json, league, league_share,
-                            coarse_actions, shared_world, fine_key, chunks)
-    from solver.locks import LockSet, load_lock_file, parse_locks
-
-    locks = LockSet(parse_locks(lock_texts) + (load_lock_file(lock_file) if lock_file
-                                               else ()))
+                            coarse_actions, shared_world, fine_key, chunks, locks.locks)
     config = SolveConfig(
         variant=variant, algo=algorithm(algo, alpha, beta, gamma), out=Path(out),
         locks=locks,
@@ -367,7 +366,7 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
 def _solve_mccfr(variant, out, iterations, seconds, minutes, levels, sure_wins, weighting,
                  workers, max_table_gb, snapshot_minutes, resume, checkpoint_every, seed,
                  as_json, league_opponents=(), league_share=0.0, coarse_actions="classes",
-                 shared_world=False, fine_key="codes", chunks=8):
+                 shared_world=False, fine_key="codes", chunks=8, locks=()):
     from pathlib import Path
 
     from solver.mccfr.trainer import MCCFRConfig
@@ -389,7 +388,7 @@ def _solve_mccfr(variant, out, iterations, seconds, minutes, levels, sure_wins, 
                          max_table_bytes=int(max_table_gb * 1024**3),
                          league_opponents=league_opponents, league_share=league_share,
                          coarse_actions=coarse_actions, shared_world=shared_world,
-                         fine_key=fine_key, chunks=chunks)
+                         fine_key=fine_key, chunks=chunks, locks=locks)
     quiet = as_json
     bar = tqdm(total=seconds, unit="s", file=sys.stderr, disable=quiet or None,
                desc="training", bar_format="{desc}: {percentage:3.0f}%|{bar}| "
@@ -434,6 +433,9 @@ def _solve_mccfr(variant, out, iterations, seconds, minutes, levels, sure_wins, 
                    f"{summary['infosets']:,} infosets, table "
                    f"{summary['table_bytes'] / 1024**3:.2f} GiB"
                    f"{' (full)' if summary['table_full'] else ''} -> {summary['out']}")
+        if locks:
+            click.echo("locked, played as given in training and in play: " +
+                       "; ".join(f"'{lock.text}'" for lock in config.locks))
 
 
 def _players_of(metadata: dict) -> int:

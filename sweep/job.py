@@ -74,7 +74,8 @@ def _mccfr(task: Task, out: Path) -> dict:
     s = task.settings
     variant = parse(task.variant_text)
     config = MCCFRConfig(variant, workers=s["mccfr_workers"], seed=task.seed,
-                         max_table_bytes=int(s["mccfr_table_gb"] * 1024**3))
+                         max_table_bytes=int(s["mccfr_table_gb"] * 1024**3),
+                         locks=task.lock_lines)
     iterations = s["mccfr_iterations"]
     summary = solve_mccfr(config, out, max_iterations=iterations,
                           max_seconds=None if iterations else s["mccfr_seconds"],
@@ -90,7 +91,8 @@ def _mccfr(task: Task, out: Path) -> dict:
               f"{summary['seconds']:.0f} s, {summary['iterations']:,} traversals per seat")
     return {"rows": metrics.from_profile(stats),
             "statistics": f"sampled self-play, {s['rounds']:,} rounds",
-            "quality_measure": "value against the heuristic bot, both seats",
+            "quality_measure": "value against the heuristic bot, both seats" + (
+                " (locked decisions played as locked)" if task.lock_lines else ""),
             "quality": match.value, "quality_lo": match.value - half,
             "quality_hi": match.value + half,
             "solver": f"Monte Carlo CFR, {budget}",

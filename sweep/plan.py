@@ -110,9 +110,9 @@ def choose(point: Point, settings: SolveSettings, memory_budget: int,
     count = count or _count_uncached
     v, method = point.variant, settings.method
     precheck(point, settings)
-    if point.lock_lines and method in ("random", "mccfr"):
-        raise GridError(f"{point.key}: locked decisions are solved exactly; use method "
-                        f"exact or auto")
+    if point.lock_lines and method == "random":
+        raise GridError(f"{point.key}: random play has no decisions to lock; use method "
+                        f"exact, mccfr or auto")
     if method == "random":
         return "random", None, PROCESS_BYTES
     mccfr_bytes = int(settings.mccfr_table_gb * GiB) + PROCESS_BYTES
@@ -129,11 +129,11 @@ def choose(point: Point, settings: SolveSettings, memory_budget: int,
                             f"{memory_budget / GiB:.1f} GiB memory budget holds; use "
                             f"method auto (Monte Carlo CFR for two players, random play "
                             f"beyond), raise --memory-gb or lower max_turns")
-        if point.lock_lines:
-            raise GridError(f"{point.key}: locked decisions are solved exactly, and its "
-                            f"tree has more than {cap:,} nodes; lower max_turns or raise "
-                            f"--memory-gb")
         if not _two_player(v):
+            if point.lock_lines:
+                raise GridError(f"{point.key}: locked decisions of {v.players} players "
+                                f"are solved exactly, and its tree has more than {cap:,} "
+                                f"nodes; lower max_turns or raise --memory-gb")
             return "random", None, PROCESS_BYTES
     if mccfr_bytes > memory_budget:
         raise GridError(f"variant {v} needs Monte Carlo CFR with a "

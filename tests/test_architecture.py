@@ -26,6 +26,7 @@ LAYERS = [
     ("solver.exact",),
     ("solver.knowledge",),
     ("solver.scripted",),
+    ("solver.decisions",),
     ("solver.mccfr",),
     ("solver.players",),
     ("solver.search",),

@@ -98,7 +98,7 @@ def _per_seat_worker_run(config: MCCFRConfig, batches: int) -> MCCFRSolver:
         for seat in (0, 1):
             solver.nodes += kern.run_worker(seat, config.batch_iterations, solver.cfg,
                                             solver.rules, solver.rngs[seat], views[seat],
-                                            views[1 - seat], solver.league)
+                                            views[1 - seat], solver.league, solver.locks)
         solver.batches += 1
     return solver
 

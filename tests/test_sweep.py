@@ -370,13 +370,16 @@ def test_bad_lock_axes_name_the_problem(grid, defs, message):
         spec_from_text(grid, "rspmx:max_turns=2", "x", locks=parse_lock_defs(defs))
 
 
-def test_locks_need_the_exact_method_and_read_from_grid_files(tmp_path):
+def test_locks_need_decisions_to_lock_and_read_from_grid_files(tmp_path):
     from sweep.grid import parse_lock_defs
 
+    monk = parse_lock_defs(["monk=respond claim=Monk: pass=1"])
     spec = spec_from_text("lock=none,monk", "rspmx:max_turns=2", "x",
-                          settings=SolveSettings(method="mccfr"),
-                          locks=parse_lock_defs(["monk=respond claim=Monk: pass=1"]))
-    with pytest.raises(GridError, match="solved exactly"):
+                          settings=SolveSettings(method="mccfr"), locks=monk)
+    assert choose(spec.points()[1], spec.settings, 8 * 1024**3)[0] == "mccfr"
+    spec = spec_from_text("lock=none,monk", "rspmx:max_turns=2", "x",
+                          settings=SolveSettings(method="random"), locks=monk)
+    with pytest.raises(GridError, match="random play has no decisions to lock"):
         choose(spec.points()[1], spec.settings, 8 * 1024**3)
     path = tmp_path / "grid.toml"
     path.write_text('base = "rspmx:max_turns=2"\n[grid]\nlock = ["none", "monk"]\n'

@@ -216,6 +216,7 @@ function renderDecision(v) {
     fact("table entry", d.entry === null || d.entry < 0 ? "none" : d.entry);
     const by = d.played_by;
     fact("played by", by === "table" ? "the table" : by === "uniform" ? "uniform play (no entry)"
+         : by === "lock" ? "the lock (not the table)"
          : by ? `the ${by}'s rules (the table has not learned here)` : "n/a",
          "Where the table has fewer than the run's fine_visits updates, a league player's rules move (docs/mccfr.md)");
   }

@@ -1,7 +1,7 @@
 """What the mover knows at every decision of an exact Robin Wood tree, per infoset: the
-features locks select on (solver.locks.language). One lockstep walk of the numba core
-and the FlatTree (the i-th expanded edge of a core state is the i-th child of its node),
-as in analysis.exact."""
+features locks select on (solver.decisions.kernels.features_of). One lockstep walk of
+the numba core and the FlatTree (the i-th expanded edge of a core state is the i-th
+child of its node), as in analysis.exact."""
 
 from __future__ import annotations
 
@@ -9,40 +9,16 @@ import numpy as np
 
 from game_def import kernels as k
 from game_def.kernels import jit
+from solver.decisions import kernels as dk
 from solver.exact.kernels import (expand, grow_1d, grow_2d, initially_mentioned,
                                   mentioned_after)
 
-F_KIND, F_SEAT, F_PEEKED, F_CLAIM, F_POWER, F_STRIKES, F_TURN, F_FACEUP = range(8)
-NUM_FEATURES = 8
-KIND_TURN, KIND_ANNOUNCE, KIND_RESPOND, KIND_POWER = range(4)
+F_KIND, F_SEAT, F_PEEKED, F_CLAIM, F_POWER, F_STRIKES, F_TURN, F_FACEUP = (
+    dk.F_KIND, dk.F_SEAT, dk.F_PEEKED, dk.F_CLAIM, dk.F_POWER, dk.F_STRIKES, dk.F_TURN,
+    dk.F_FACEUP)
+NUM_FEATURES = dk.NUM_FEATURES
 UNSEEN = -2  # an infoset the walk has not reached yet
-
-
-@jit
-def _features_of(state, rules, cur, out):
-    phase = state[k.S_PHASE]
-    out[F_SEAT] = cur
-    out[F_PEEKED] = -1
-    out[F_CLAIM] = -1
-    out[F_POWER] = -1
-    if phase == k.PH_TURN:
-        out[F_KIND] = KIND_TURN
-    elif phase == k.PH_AFTER_PEEK:
-        out[F_KIND] = KIND_ANNOUNCE
-        out[F_PEEKED] = state[k.S_CARD + state[k.S_PEEK_POS]]
-    elif phase == k.PH_RESPOND:
-        out[F_KIND] = KIND_RESPOND
-        out[F_CLAIM] = state[k.S_ANNOUNCED]
-    else:
-        out[F_KIND] = KIND_POWER
-        out[F_POWER] = state[k.S_POWER]
-    out[F_STRIKES] = state[k.S_STRIKES + cur]
-    out[F_TURN] = state[k.S_TURN] + 1
-    mask = 0
-    for p in range(rules[k.R_N]):
-        if state[k.S_FACEUP + p] and state[k.S_CARD + p] != k.UNDEALT:
-            mask |= 1 << state[k.S_CARD + p]
-    out[F_FACEUP] = mask
+_features_of = dk.features_of
 
 
 @jit

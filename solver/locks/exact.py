@@ -23,7 +23,7 @@ from game_def.variant import Variant
 from solver.exact.tree import CHANCE, FlatTree
 
 from . import _kernels as kern
-from .language import KINDS, Lock, LockError
+from solver.decisions.language import KINDS, Lock, LockError
 
 
 @dataclasses.dataclass(frozen=True)

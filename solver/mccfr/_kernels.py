@@ -41,6 +41,11 @@ traversals draws one league player (solver.scripted) who plays every opponent de
 of the traversal, probes included, instead of the opponent's table. The traverser's
 regrets then answer a mixture of its table and the league; the opponent's average
 strategy gets nothing from those traversals (the league's moves are not its own).
+
+Locked decisions (`LockRules` of solver.decisions, empty for none): a decision a lock
+selects is played with the lock's probabilities wherever it occurs, for either seat, and
+never enters a table: the traverser's regrets answer the locked play, as an exact
+locked solve turns those decisions into chance nodes (solver.locks.exact).
 """
 
 from __future__ import annotations
@@ -52,6 +57,7 @@ import numpy as np
 from game_def import kernels as k
 from game_def.kernels import jit
 
+from solver.decisions import kernels as dk
 from solver.mccfr import _abstraction as ab
 from solver.knowledge.kernels import sure_win as _sure_win
 from solver.scripted import kernels as lg
@@ -757,7 +763,8 @@ def _deal_world(world, state, rules, buf, rng):
 
 
 @jit
-def _probe(seat, own, opp, cfg, rules, rng, ws, d, action, league, foe, chunk, direct):
+def _probe(seat, own, opp, cfg, rules, rng, ws, d, action, league, foe, chunk, direct,
+           locks):
     """One playout after `action` at depth d, both seats on their current policies
     (the opponent's is league player `foe` when foe >= 0; no inserts); returns its
     payoff for `seat` and counts its nodes in ws.frames. Own policies are read through
@@ -787,7 +794,9 @@ def _probe(seat, own, opp, cfg, rules, rng, ws, d, action, league, foe, chunk, d
         else:
             m = k.legal_actions(state, rules, legal)
             w = _sure_win(state, rules, know, cur, legal, m) if cfg[CFG_SURE_WINS] > 0 else -1
-            if w >= 0:
+            if _locked(locks, state, rules, know, cur, legal, m, sig):
+                a = legal[_pick(sig, m, rng)]
+            elif w >= 0:
                 a = legal[w]
             elif cur != seat and foe >= 0:
                 a = legal[_league_move(league, foe, state, rules, know, cur, legal, m, sig,
@@ -867,7 +876,7 @@ def _update_letters(table, e, n, vals, level_sig, letters):
 
 
 @jit
-def _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe, chunk, direct):
+def _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe, chunk, direct, locks):
     """One traversal for `seat` from ws.states[0]/ws.knows[0] (the module docstring
     says how it samples), against the opponent's table, or against league player `foe`
     (an index into `league`) when foe >= 0. Iterative (an explicit stack of depths).
@@ -912,6 +921,11 @@ def _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe, chunk, direct):
             abst = ws.abst[d]
             m = k.legal_actions(state, rules, legal)
             frames[d, F_LEGAL] = m
+            if _locked(locks, state, rules, ws.knows[d], cur, legal, m, ws.sig[d]):
+                # a locked decision (either seat's): played as locked, nothing learned
+                _child(ws, d, rules, legal[_pick(ws.sig[d], m, rng)])
+                d += 1
+                continue
             if cfg[CFG_SURE_WINS] > 0:
                 w = _sure_win(state, rules, ws.knows[d], cur, legal, m)
                 if w >= 0:   # the mover wins whatever follows: played, not learned
@@ -1001,7 +1015,7 @@ def _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe, chunk, direct):
                     if jj != j and not np.isnan(vals[jj]):
                         vals[jj] = _probe(seat, own, opp, cfg, rules, rng, ws, d,
                                           legal[_concrete(abst, m, jj, rng)], league, foe,
-                                          chunk, direct)
+                                          chunk, direct, locks)
             _child(ws, d, rules, legal[_concrete(abst, m, j, rng)])
             d += 1
             continue
@@ -1046,7 +1060,7 @@ def _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe, chunk, direct):
 
 
 @jit
-def _run_worker(seat, iterations, cfg, rules, rng, own, opp, league):
+def _run_worker(seat, iterations, cfg, rules, rng, own, opp, league, locks):
     """Run `iterations` traversals for `seat`, writing the tables directly (one worker
     per seat: it writes its own regrets and the opponent's average sums, reads the
     opponent's snapshot); returns the number of nodes visited. _start_traversal says
@@ -1056,12 +1070,13 @@ def _run_worker(seat, iterations, cfg, rules, rng, own, opp, league):
     visited = 0
     for _ in range(iterations):
         foe = _start_traversal(cfg, rules, rng, ws, league)
-        visited += _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe, chunk, True)
+        visited += _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe, chunk, True,
+                             locks)
     return visited
 
 
 @jit
-def _run_chunk(seat, iterations, cfg, rules, rng, own, opp, league, chunk):
+def _run_chunk(seat, iterations, cfg, rules, rng, own, opp, league, locks, chunk):
     """Run up to `iterations` traversals of one chunk for `seat`, reading the tables
     (frozen during the batch) and writing only `chunk`; stops early, before a
     traversal, when the chunk's overlay is crowded (the caller grows it and calls again:
@@ -1074,7 +1089,8 @@ def _run_chunk(seat, iterations, cfg, rules, rng, own, opp, league, chunk):
         if _crowded(chunk.mine) or _crowded(chunk.theirs):
             break
         foe = _start_traversal(cfg, rules, rng, ws, league)
-        visited += _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe, chunk, False)
+        visited += _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe, chunk, False,
+                             locks)
         done += 1
     return done, visited
 
@@ -1124,6 +1140,15 @@ def _overlay_table(entries, actions, sums):
                  np.zeros(entries, dtype=np.int64), np.zeros(entries, dtype=np.int64),
                  np.zeros(entries, dtype=np.int8), np.zeros(actions, dtype=np.float64),
                  np.zeros(sums, dtype=np.float64), np.zeros(1, dtype=np.float32), meta)
+
+
+@jit
+def _locked(locks, state, rules, know, cur, legal, m, out):
+    """Whether a lock fixes this decision of `cur` (its probabilities then in out[:m]):
+    such a decision is played as locked in every traversal, probes included, by either
+    seat, and no table learns it (solver.decisions)."""
+    return locks.player.shape[0] > 0 and dk.locked_probs(locks, state, rules, know, cur,
+                                                         legal, m, out)
 
 
 @jit

@@ -37,6 +37,7 @@ class StoredTable:
     sure_wins: bool     # the trainer took sure wins by rule (False for older runs)
     coarse_letters: bool = False   # coarse entries act on letters (coarse_actions)
     fine_classes: bool = False     # position decisions' fine key is the class set (fine_key)
+    locks: tuple = ()              # the run's locked decisions, their one-line texts
 
 
 def save_table(out: Path, solver, metadata: dict) -> None:
@@ -87,4 +88,5 @@ def read_table(run_dir) -> StoredTable:
                        int(algorithm.get("fine_visits", 1)),
                        bool(algorithm.get("sure_wins", False)),
                        algorithm.get("coarse_actions", "classes") == "letters",
-                       algorithm.get("fine_key", "codes") == "classes")
+                       algorithm.get("fine_key", "codes") == "classes",
+                       tuple(algorithm.get("locks", ())))

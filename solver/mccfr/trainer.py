@@ -18,6 +18,7 @@ from game_def.core import rules_array
 from game_def.errors import RobinWoodError
 from game_def.variant import Variant
 
+from solver.decisions import Lock, check_locks, compile_locks, parse_locks
 from solver.jobs import in_both_seats, in_workers
 from solver.mccfr import _kernels as kern
 from solver.mccfr._abstraction import COARSE, FINE
@@ -75,6 +76,10 @@ class MCCFRConfig:
     on instead, a level between the letters and the codes that situations reach often
     enough to learn apart (docs/abstraction.md, "Fine key on classes"); announcements
     and responses keep the codes.
+    locks: locked decisions (solver.decisions: Lock objects or their one-line texts, in
+    order): every decision a lock selects is played as locked, by either seat, in
+    every traversal, and no table learns it, so the free decisions learn the best
+    answer to the locked play (docs/locks.md, "Monte Carlo CFR"). () : none.
     shared_world: each traversal deals the hidden cards once, at its start (the lazy
     deal's law), so that every action value it estimates, followed or probed, faces
     the same cards and their differences (the regrets) carry less noise
@@ -99,6 +104,7 @@ class MCCFRConfig:
     league_opponents: tuple = ()
     league_share: float = 0.0
     shared_world: bool = False
+    locks: tuple = ()
     batch_iterations: int = 200
     chunks: int = 1
     workers: int = 2
@@ -167,6 +173,11 @@ class MCCFRConfig:
             raise MCCFRError("league opponents and a league share go together: give both "
                              "(for example --league-opponents tempo,baiter --league-share "
                              "0.2) or neither")
+        if isinstance(self.locks, (str, Lock)):
+            raise MCCFRError("locks is a tuple of locks, not one lock")
+        locks = parse_locks(self.locks)
+        check_locks(locks, self.variant)
+        object.__setattr__(self, "locks", locks)
         if self.max_table_bytes < 64 * 1024**2:
             raise MCCFRError(f"max_table_bytes must be at least 64 MiB, got "
                              f"{self.max_table_bytes}")
@@ -182,7 +193,9 @@ class MCCFRConfig:
                 "league_opponents": list(self.league_opponents),
                 "league_share": self.league_share,
                 "shared_world": self.shared_world,
-                "batch_iterations": self.batch_iterations, "chunks": self.chunks}
+                "batch_iterations": self.batch_iterations, "chunks": self.chunks,
+                # recorded only when there are locks: runs from before them still resume
+                **({"locks": [lock.text for lock in self.locks]} if self.locks else {})}
 
     def settings_array(self) -> np.ndarray:
         """The kernels' view of the settings (solver.mccfr._kernels CFG_*)."""
@@ -198,6 +211,10 @@ class MCCFRConfig:
         cfg[kern.CFG_SHARED_WORLD] = 1.0 if self.shared_world else 0.0
         cfg[kern.CFG_FINE_CLASSES] = 1.0 if self.fine_key == "classes" else 0.0
         return cfg
+
+    def lock_rules(self):
+        """The kernels' view of the locks (solver.decisions.LockRules)."""
+        return compile_locks(self.locks)
 
     def league(self) -> "kern.League":
         """The kernels' view of the league opponents."""
@@ -419,7 +436,8 @@ class ChunkBuffer:
         nodes = 0
         while iterations > 0:
             done, visited = kern._run_chunk(seat, iterations, solver.cfg, solver.rules, rng,
-                                            own, opp, solver.league, self.kernel_view())
+                                            own, opp, solver.league, solver.locks,
+                                            self.kernel_view())
             nodes += visited
             iterations -= done
             if iterations > 0:
@@ -458,6 +476,7 @@ class MCCFRSolver:
         self.rules = rules_array(config.variant)
         self.cfg = config.settings_array()
         self.league = config.league()
+        self.locks = config.lock_rules()
         self.tables = [SeatTable(), SeatTable()]
         seeds = np.random.SeedSequence(config.seed).generate_state(2, dtype=np.uint64)
         self.rngs = [np.array([s], dtype=np.uint64) for s in seeds]
@@ -516,7 +535,7 @@ class MCCFRSolver:
         views = [t.kernel_view() for t in scratch]
         kern._refresh_snapshot(views[0], 1)
         kern._run_worker(0, 1, self.cfg, self.rules, self.rngs[0].copy(), views[0], views[1],
-                         self.league)
+                         self.league, self.locks)
         buffer = ChunkBuffer(16, 256)
         buffer.run(0, 1, True, self, self.rngs[0].copy(), views[0], views[1])
         kern._merge_mine(views[0], buffer.kernel_view())

@@ -15,14 +15,13 @@ import numpy as np
 from game_def import kernels as k
 from game_def.kernels import jit
 
+from solver.decisions import kernels as dk
 from solver.mccfr import kernels as ab
 from solver.scripted import kernels as lg
 from solver.mccfr import kernels as mc
 
-UNIFORM = 0
-HONEST = 1
-PARANOID = 2
-HEURISTIC = 3
+# the baseline bots' kinds and parameter slots live with the other scripted players
+UNIFORM, HONEST, PARANOID, HEURISTIC = lg.UNIFORM, lg.HONEST, lg.PARANOID, lg.HEURISTIC
 TABLE = 4
 NO_TABLE = -2      # _agent_probs of a bot: no table entry involved
 
@@ -37,8 +36,8 @@ COV_THIN = 1       # an entry with fewer
 COV_NONE = 2       # no entry: played uniformly
 NUM_COVERAGE = 3
 
-P_BLUFF = 0        # heuristic: probability of claiming Robin/Sheriff with another card
-P_CHALLENGE = 1    # heuristic: challenge when P(claim true | what it knows) is below this
+P_BLUFF = lg.P_BLUFF            # heuristic (solver.scripted): its bluff rate
+P_CHALLENGE = lg.P_CHALLENGE    # heuristic: its challenge threshold
 P_SURE_WINS = 2    # table: 1 to take sure wins by rule (solver.mccfr.kernels.sure_win)
 P_TILT_ACTION = 3  # table: the action a tilt multiplies, as its code above the position
                    # actions (A_SILENT, A_CHALLENGE, A_PASS, ...; A_ANNOUNCE: any announce)
@@ -59,87 +58,13 @@ NUM_PARAMS = 10
 # probs[offset[e]:offset[e] + nact[e]], float32; visits[e] its training updates, for
 # coverage counts); a bot's are the one-entry empty table. kind: int64, params: float64.
 Player = namedtuple("Player", ["kind", "params", "slots", "keys", "offset", "nact", "probs",
-                               "visits"])
+                               "visits", "locks"])
 # The players of the two seats of a round (seat0 moves for seat 0, seat1 for seat 1).
 Seats = namedtuple("Seats", ["seat0", "seat1"])
 # A tournament's tallies: results[0..2] += (agent A wins, draws, agent B wins),
 # results[3] += turn-cap draws; lengths[t] += rounds of t turns; coverage[agent (0: A,
 # 1: B), DK_*, COV_*] += table decisions by kind and by how trained their entry was.
 Tally = namedtuple("Tally", ["results", "lengths", "coverage"])
-
-
-@jit
-def _rule_probs(kind, params, state, rules, know, seat, legal, m, out):
-    """The baseline bots (described in solver/players/agents.py): honest, paranoid, heuristic."""
-    n = rules[k.R_N]
-    base = 4 * n
-    phase = state[k.S_PHASE]
-    w = np.zeros(m, dtype=np.float64)
-    if phase == k.PH_TURN:
-        # peek at a face-down card it does not know; any face-down card if it knows all
-        for i in range(m):
-            a = legal[i]
-            if a < n and lg.known(know, seat, a) < 0:
-                w[i] = 1.0
-        if w.sum() == 0:
-            for i in range(m):
-                if legal[i] < n:
-                    w[i] = 1.0
-    elif phase == k.PH_AFTER_PEEK:
-        # The truth (silent for the Peasant); the Trickster must lie: Robin or Sheriff.
-        # The heuristic bot claims Robin or Sheriff instead with probability P_BLUFF.
-        card = state[k.S_CARD + state[k.S_PEEK_POS]]
-        bluff = 0.0
-        if card == k.TRICKSTER:
-            bluff = 1.0
-        elif kind == HEURISTIC and card != k.ROBIN and card != k.SHERIFF:
-            bluff = params[P_BLUFF]
-        for i in range(m):
-            a = legal[i]
-            truthful = (a == base + k.A_SILENT) if card == k.PEASANT else (
-                a == base + k.A_ANNOUNCE + card)
-            if truthful:
-                w[i] += 1.0 - bluff
-            if a == base + k.A_ANNOUNCE + k.ROBIN or a == base + k.A_ANNOUNCE + k.SHERIFF:
-                w[i] += bluff / 2
-    elif phase == k.PH_RESPOND:
-        challenge = 0.0
-        if kind == PARANOID:
-            challenge = 1.0
-        elif kind == HEURISTIC:
-            said = state[k.S_ANNOUNCED]
-            here = lg.known(know, seat, state[k.S_PEEK_POS])
-            if here >= 0:
-                challenge = 1.0 if here != said else 0.0
-            else:
-                located = 0
-                unknown = 0
-                for p in range(n):
-                    c = lg.known(know, seat, p)
-                    if c == said:
-                        located += 1
-                    elif c < 0 and not state[k.S_FACEUP + p]:
-                        unknown += 1
-                left = rules[k.R_COUNTS + said] - located
-                likely = left / unknown if unknown > 0 else 0.0
-                challenge = 1.0 if likely < params[P_CHALLENGE] else 0.0
-        for i in range(m):
-            w[i] = challenge if legal[i] == base + k.A_CHALLENGE else 1.0 - challenge
-    elif phase == k.PH_REVEAL:
-        # reveal cards known to be in the target camp, then unknown ones
-        target = k.SHERIFF if state[k.S_POWER] == k.ROBIN else k.ROBIN
-        for i in range(m):
-            c = lg.known(know, seat, legal[i] - 2 * n)
-            if c >= 0 and k.in_camp(c, target):
-                w[i] = 1.0
-        if w.sum() == 0:
-            for i in range(m):
-                if lg.known(know, seat, legal[i] - 2 * n) < 0:
-                    w[i] = 1.0
-    elif phase == k.PH_WITCH_CHOICE:
-        for i in range(m):
-            w[i] = 1.0 if legal[i] == base + k.A_KEEP else 0.0
-    lg.spread(out, legal, m, w)
 
 
 @jit
@@ -222,6 +147,9 @@ def _agent_probs(player, state, rules, know, seat, legal, m, scratch, abst, out)
     for bots and for a table's sure wins (P_SURE_WINS), which are played by rule, not
     read from the table."""
     kind, params = player.kind, player.params
+    if player.locks.player.shape[0] > 0 and dk.locked_probs(player.locks, state, rules, know,
+                                                             seat, legal, m, out):
+        return NO_TABLE   # a locked decision: played as locked, not read from the table
     if kind == TABLE:
         if params[P_SURE_WINS] > 0:
             w = mc.sure_win(state, rules, know, seat, legal, m)
@@ -247,7 +175,7 @@ def _agent_probs(player, state, rules, know, seat, legal, m, scratch, abst, out)
     elif kind >= lg.FIRST_KIND:
         lg.league_probs(kind, params, state, rules, know, seat, legal, m, out)
     else:
-        _rule_probs(kind, params, state, rules, know, seat, legal, m, out)
+        lg.basic_probs(kind, params, state, rules, know, seat, legal, m, out)
     return NO_TABLE
 
 

@@ -32,13 +32,14 @@ from game_def.errors import RobinWoodError
 from game_def.variant import Variant
 
 from solver.players import _kernels as ka
-from solver.scripted import (DEFAULT_THRESHOLD, HELD_OUT_KINDS, HELD_OUT_NAMES, LEAGUE_KINDS,
-                             LEAGUE_NAMES)
+from solver.scripted import (BASIC_NAMES, DEFAULT_THRESHOLD, HELD_OUT_KINDS, HELD_OUT_NAMES,
+                             LEAGUE_KINDS, LEAGUE_NAMES)
 from solver.scripted import kernels as lg
 from solver.mccfr import kernels as mc
+from solver.decisions import compile_locks, parse_locks
 from solver.mccfr.table_file import read_table
 
-BOTS = ("uniform", "honest", "paranoid", "heuristic")
+BOTS = BASIC_NAMES
 LEAGUE_BOTS = LEAGUE_NAMES
 BOT_NAMES = BOTS + LEAGUE_BOTS
 # Scripted players held out for evaluation (docs/bots.md, "Held out"): loadable by name
@@ -144,6 +145,7 @@ class Agent:
     visit_counts: tuple = None   # per seat: training updates of each entry (int64)
     min_visits: int = 1          # coverage: an entry with this many updates is learned
     fallback: Fallback | None = None   # a table's rules where it has not learned
+    locks: tuple = ()            # locked decisions it plays as locked (solver.decisions)
 
     def table(self, seat: int):
         return self.tables[seat]
@@ -176,7 +178,8 @@ class Agent:
                 np.ascontiguousarray(offset, dtype=np.int64),
                 np.ascontiguousarray(nact, dtype=np.int64),
                 np.ascontiguousarray(probs, dtype=np.float32),
-                np.ascontiguousarray(self.visits(seat), dtype=np.int64))
+                np.ascontiguousarray(self.visits(seat), dtype=np.int64),
+                compile_locks(self.locks))
         return players[seat]
 
     def seats(self) -> ka.Seats:
@@ -197,7 +200,8 @@ def _empty_table():
             np.zeros(1, dtype=np.float32))
 
 
-def bot(name: str, bluff: float = 0.3, challenge_below: float = 0.3,
+def bot(name: str, bluff: float = lg.DEFAULT_BLUFF,
+        challenge_below: float = lg.DEFAULT_CHALLENGE_BELOW,
         t: float = DEFAULT_THRESHOLD) -> Agent:
     """A baseline bot or league player by name (BOT_NAMES). `bluff` and
     `challenge_below` are the heuristic bot's rates, `t` the threshold_challenger's
@@ -214,7 +218,7 @@ def bot(name: str, bluff: float = 0.3, challenge_below: float = 0.3,
     if name == "heuristic":
         params[ka.P_BLUFF] = bluff
         params[ka.P_CHALLENGE] = challenge_below
-        if (bluff, challenge_below) != (0.3, 0.3):
+        if (bluff, challenge_below) != (lg.DEFAULT_BLUFF, lg.DEFAULT_CHALLENGE_BELOW):
             label = f"heuristic(bluff={bluff:g},challenge_below={challenge_below:g})"
     elif name == "threshold_challenger":
         params[lg.P_THRESHOLD] = t
@@ -226,14 +230,15 @@ def bot(name: str, bluff: float = 0.3, challenge_below: float = 0.3,
 def table_agent(name: str, variant: Variant, seat_arrays, visits=None,
                 min_visits: int = 1, sure_wins: bool = False,
                 fallback: Fallback | None = None, coarse_letters: bool = False,
-                fine_classes: bool = False) -> Agent:
+                fine_classes: bool = False, locks=()) -> Agent:
     """An agent from per-seat (keys, offset, nact, probabilities) arrays; `visits`:
     per seat, each entry's training updates (for coverage counts and the fallback's
     thresholds); `sure_wins`: take sure wins by rule, as a trainer with
     MCCFRConfig.sure_wins did; `fallback`: rules where the table has not learned (None:
     uniform where it has no entry); `coarse_letters`: its coarse entries act on letters
     (MCCFRConfig.coarse_actions="letters"); `fine_classes`: its fine entries of position
-    decisions are keyed by their class set (MCCFRConfig.fine_key="classes")."""
+    decisions are keyed by their class set (MCCFRConfig.fine_key="classes"); `locks`:
+    the run's locked decisions (Lock objects or texts), played as locked."""
     tables = []
     for keys, offset, nact, probs in seat_arrays:
         keys = np.ascontiguousarray(keys, dtype=np.int64)
@@ -256,7 +261,7 @@ def table_agent(name: str, variant: Variant, seat_arrays, visits=None,
             params[ka.P_FALLBACK_VISITS_CLAIMS] = claims
             params[ka.P_FALLBACK_VISITS] = turns
     return Agent(name, ka.TABLE, params, tuple(tables), variant, visits, min_visits,
-                 fallback)
+                 fallback, parse_locks(locks))
 
 
 def trained_agent(trainer, name: str = "mccfr") -> Agent:
@@ -266,7 +271,8 @@ def trained_agent(trainer, name: str = "mccfr") -> Agent:
     return table_agent(name, trainer.config.variant, seats, visits,
                        trainer.config.fine_visits, trainer.config.sure_wins,
                        coarse_letters=trainer.config.coarse_actions == "letters",
-                       fine_classes=trainer.config.fine_key == "classes")
+                       fine_classes=trainer.config.fine_key == "classes",
+                       locks=trainer.config.locks)
 
 
 def load_agent(spec: str, fallback: Fallback | None = DEFAULT_FALLBACK) -> Agent:
@@ -295,7 +301,7 @@ def load_table_agent(run_dir, fallback: Fallback | None = DEFAULT_FALLBACK) -> A
     agent = table_agent(Path(run_dir).name, stored.variant, stored.seats, stored.visits,
                         stored.min_visits, stored.sure_wins, fallback,
                         coarse_letters=stored.coarse_letters,
-                        fine_classes=stored.fine_classes)
+                        fine_classes=stored.fine_classes, locks=stored.locks)
     agent.metadata = stored.metadata
     return agent
 

@@ -1,6 +1,6 @@
 """Scripted players that play on their own information only: the league (docs/bots.md).
-Kernels behind `solver.scripted.kernels`; here, the players' names and their default
-parameters. `solver.players` makes them agents (options, OpenSpiel bots), and Monte
+The baseline bots (honest, paranoid, heuristic, uniform) too. Kernels behind
+`solver.scripted.kernels`; here, the players' names and their default parameters. `solver.players` makes them agents (options, OpenSpiel bots), and Monte
 Carlo CFR can train against them (`MCCFRConfig.league_opponents`). Below both in the
 layering, so that training can play them without an import cycle.
 """
@@ -21,6 +21,10 @@ HELD_OUT_KINDS = {"mirror": _interface.MIRROR, "careful": _interface.CAREFUL,
                   "peek_hoarder": _interface.PEEK_HOARDER,
                   "proportional": _interface.PROPORTIONAL}
 HELD_OUT_NAMES = tuple(HELD_OUT_KINDS)
+# The baseline bots (solver.scripted._basic); uniform play is one of them.
+BASIC_KINDS = {"uniform": _interface.UNIFORM, "honest": _interface.HONEST,
+               "paranoid": _interface.PARANOID, "heuristic": _interface.HEURISTIC}
+BASIC_NAMES = tuple(BASIC_KINDS)
 DEFAULT_THRESHOLD = 0.5    # threshold_challenger: challenge when P(claim false) > 0.5
 
 
@@ -33,4 +37,14 @@ def default_params(name: str) -> np.ndarray:
     return params
 
 
-__all__ = ["DEFAULT_THRESHOLD", "HELD_OUT_KINDS", "HELD_OUT_NAMES", "LEAGUE_KINDS", "LEAGUE_NAMES", "default_params"]
+def default_basic_params(name: str) -> np.ndarray:
+    """The parameter row `basic_probs` reads for the baseline bot `name` with its
+    default options (the heuristic's bluff and challenge rates; the others read none)."""
+    params = np.zeros(2)
+    if name == "heuristic":
+        params[_interface.P_BLUFF] = _interface.DEFAULT_BLUFF
+        params[_interface.P_CHALLENGE] = _interface.DEFAULT_CHALLENGE_BELOW
+    return params
+
+
+__all__ = ["BASIC_KINDS", "BASIC_NAMES", "DEFAULT_THRESHOLD", "default_basic_params", "HELD_OUT_KINDS", "HELD_OUT_NAMES", "LEAGUE_KINDS", "LEAGUE_NAMES", "default_params"]

@@ -1,12 +1,18 @@
 """The scripted players' kernel interface: what kernels in other packages may call.
 
-The league players' kinds (`FIRST_KIND` to `LAST_KIND`) and parameter slots, the kernel
-that gives a league player's action probabilities, and the helpers every player shares
-(what a seat knows at a position, weights to probabilities). Table agents (fallback
-rules) and tournaments reach them through solver.players; Monte Carlo CFR plays them as
-training opponents (`league_share`).
+The baseline bots' kinds (`UNIFORM` to `HEURISTIC`) and their kernel `basic_probs`; the
+league players' kinds (`FIRST_KIND` to `LAST_KIND`), parameter slots and kernel
+`league_probs`; and the helpers every player shares (what a seat knows at a position,
+weights to probabilities). Table agents (fallback rules) and tournaments reach them
+through solver.players; Monte Carlo CFR plays them as training opponents
+(`league_share`) and at locked decisions (solver.decisions).
 """
 
+from ._basic import (  # noqa: F401  (re-exported layout)
+    DEFAULT_BLUFF, DEFAULT_CHALLENGE_BELOW, HEURISTIC, HONEST, P_BLUFF, P_CHALLENGE, PARANOID,
+    UNIFORM,
+)
+from ._basic import _basic_probs as basic_probs  # noqa: F401
 from ._helpers import _known as known  # noqa: F401
 from ._helpers import _spread as spread  # noqa: F401
 from ._league import (  # noqa: F401  (re-exported layout)

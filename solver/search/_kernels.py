@@ -516,7 +516,8 @@ def _choose(state, know, belief, match, ws, rng, counters):
         v = 1e300
         for j in range(match.types.shape[0]):
             opp = ka.Player(model.kind, match.types[j], model.slots, model.keys,
-                            model.offset, model.nact, model.probs, model.visits)
+                            model.offset, model.nact, model.probs, model.visits,
+                            model.locks)
             if respond and a0 == 4 * n + k.A_CHALLENGE:
                 # Challenging turns the card up: its identity in each particle decides
                 # the strike, so the split is exact; only what follows is rolled out.

@@ -568,7 +568,7 @@ def _typed(model, params):
     """`model` (a Player) with the parameters `params` (a continuation: solver.players
     P_TILT_*)."""
     return ka.Player(model.kind, params, model.slots, model.keys, model.offset, model.nact,
-                     model.probs, model.visits)
+                     model.probs, model.visits, model.locks)
 
 
 @jit

@@ -26,7 +26,8 @@ character (announcing it, or naming it at the Innkeeper's power). The probabilit
 sum to 1. A class gets its probability spread evenly over the legal actions it matches
 that no earlier class of the same lock matched; where a class matches no legal action,
 its share goes to the others in proportion, and where none matches, the lock does not
-apply to that decision (counted). NAME is `uniform` or a scripted player (BOT_NAMES).
+apply to that decision (counted). NAME is `uniform` or a scripted player (PLAYER_NAMES:
+the baseline bots and the league of solver.scripted).
 When two locks select one decision, the later one holds.
 
 Examples: `respond claim=Monk: pass=1` (nobody challenges the Monk), `announce
@@ -47,11 +48,15 @@ except ImportError:  # Python 3.10
 
 from game_def.characters import NAMES
 from game_def.errors import RobinWoodError
+from solver.scripted import BASIC_NAMES, LEAGUE_NAMES
 
 KINDS = ("turn", "announce", "respond", "power")
 VERBS = ("peek", "use", "reveal", "pick", "silent", "announce", "challenge", "pass",
          "keep", "swap", "name")
 CARD_SELECTORS = ("peeked", "claim", "power", "faceup")
+# whom a whole decision set may be played as: uniform play, the baseline bots and the
+# league players (solver.scripted)
+PLAYER_NAMES = BASIC_NAMES + LEAGUE_NAMES
 SELECTORS = ("seat", "strikes", "turn") + CARD_SELECTORS
 
 
@@ -148,14 +153,10 @@ class Lock:
         return cls(**fields)
 
     def check_play(self) -> None:
-        """The named player exists (done apart: it imports the players)."""
-        if self.play is None or self.play == "uniform":
-            return
-        from solver.players.agents import BOT_NAMES
-
-        if self.play not in BOT_NAMES:
+        """The named player exists."""
+        if self.play is not None and self.play not in PLAYER_NAMES:
             raise LockError(f"unknown player {self.play!r} in lock {self.text!r}: choose "
-                            f"uniform or one of {', '.join(BOT_NAMES)}")
+                            f"one of {', '.join(PLAYER_NAMES)}")
 
     def __str__(self) -> str:
         return self.text
