@@ -16,7 +16,8 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("0[0-9]_*.ipynb"))
 
 def test_the_notebooks_are_there():
     assert [p.name for p in NOTEBOOKS] == ["01_quickstart.ipynb", "02_balance_whatifs.ipynb",
-                                           "03_full_game.ipynb", "04_sweeps.ipynb"]
+                                           "03_full_game.ipynb", "04_sweeps.ipynb",
+                                           "05_merry_men_dice.ipynb"]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
