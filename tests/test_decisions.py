@@ -152,10 +152,15 @@ def test_a_seat_locked_to_a_player_plays_as_that_player(name):
         assert got == pytest.approx(want, abs=1e-12)
 
 
-def test_seat_locks_bind_one_seat():
-    locks = parse_locks(["respond: pass=1", "seat=0 play=paranoid", "seat=1 play=honest"])
-    assert [(l.seat, l.text) for l in seat_locks(locks, 1)] == [
-        (1, "respond: pass=1"), (1, "seat=1 play=honest")]
+def test_seat_locks_bind_one_seat_and_say_so_in_their_text():
+    locks = parse_locks(["respond: pass=1", "seat=0 play=paranoid", "seat=1 play=honest",
+                         "play=baiter", "announce peeked=Robin: truth=1"])
+    bound = seat_locks(locks, 1)
+    assert [(lock.seat, lock.text) for lock in bound] == [
+        (1, "respond seat=1: pass=1"), (1, "seat=1 play=honest"), (1, "seat=1 play=baiter"),
+        (1, "announce seat=1 peeked=Robin: truth=1")]
+    # a run records the texts: they must read back as the same locks
+    assert parse_locks([lock.text for lock in bound]) == bound
 
 
 # ----- checks of locks on decks too big to enumerate --------------------------------------

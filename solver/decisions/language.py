@@ -152,6 +152,19 @@ class Lock:
                             f"...') nor whom to play as (play=NAME)")
         return cls(**fields)
 
+    def for_seat(self, seat: int) -> "Lock":
+        """This lock on `seat` alone (its text says so, so that it reads back the same
+        from a run's metadata)."""
+        if self.seat == seat:
+            return self
+        if self.seat is not None:
+            raise LockError(f"lock {self.text!r} is for seat {self.seat}, not {seat}")
+        head, colon, tail = self.text.partition(":")
+        words = head.split()
+        at = 1 if words and "=" not in words[0] else 0
+        words.insert(at, f"seat={seat}")
+        return Lock.parse(" ".join(words) + colon + tail)
+
     def check_play(self) -> None:
         """The named player exists."""
         if self.play is not None and self.play not in PLAYER_NAMES:

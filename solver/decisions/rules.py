@@ -8,8 +8,6 @@ seat it does not have, strikes it never reaches or turns past its cap select not
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 
 from game_def.characters import NAMES
@@ -75,8 +73,7 @@ def seat_locks(locks, seat: int) -> tuple:
     """The locks as they bind one seat alone: a lock on every seat becomes a lock on
     `seat`, locks on other seats are dropped (an exploiter meets the locked play of the
     strategy it exploits but decides its own moves freely)."""
-    return tuple(dataclasses.replace(lock, seat=seat) if lock.seat is None else lock
-                 for lock in locks if lock.seat in (None, seat))
+    return tuple(lock.for_seat(seat) for lock in locks if lock.seat in (None, seat))
 
 
 def no_locks() -> kern.LockRules:
