@@ -10,6 +10,10 @@ It imports nothing private of game_def and nothing of solver. The integer encodi
 the features is the kernel's (docs/abstraction.md, "The fine key"), so the two can be
 compared value for value.
 
+Any table size (docs/abstraction.md, "Three and four players"): the look mark means some
+other seat looked, a team's Innkeeper signal rides on the position codes (bits 22-25),
+and beyond two seats the globals are eleven (the table features follow the six).
+
     glob, codes = features(state, player)          # state: a robin_wood state
     coarse = coarse_features(state, player)        # the coarse key's features
     classes = abstract_actions(state, player)      # legal action -> abstract index
@@ -30,17 +34,19 @@ PEEKED = 1 << 16                          # this turn's peeked card
 POWER = 1 << 17                           # the card whose power runs
 PICKED = 1 << 18                          # the power's first pick
 KIND_SHIFT = 20                           # abstract classes: (action kind, code)
+SIGNAL_SHIFT = 22                         # 4 bits: the team's Innkeeper signal + 1 (0: none)
 TURN_EDGES = (2, 4, 8, 16)               # bucket b: turns played >= TURN_EDGES[b-1]
 # phase ids of the decisions (docs/abstraction.md, "The fine key": core phase id)
 PHASES = {"turn": 0, "after_peek": 1, "respond": 2, "reveal": 4, "pick": 5,
-          "witch_choice": 6}
+          "witch_choice": 6, "name": 8}
 
 PARTIAL = 1 << 19                         # action code of a card known as one of two
 CANDIDATES = (1 << NUM_CHARACTERS) - 1
 MAX_LOOKED = 4
 
 CHAR_ID = {name: i for i, name in enumerate(NAMES)}
-WITCH, DEPUTY, MONK, TRAITOR = (CHAR_ID[c] for c in ("Witch", "Deputy", "Monk", "Traitor"))
+WITCH, DEPUTY, MONK, TRAITOR, INNKEEPER = (
+    CHAR_ID[c] for c in ("Witch", "Deputy", "Monk", "Traitor", "Innkeeper"))
 ROBIN_CAMP = {CHAR_ID["Robin"], CHAR_ID["Companion"]}
 SHERIFF_CAMP = {CHAR_ID["Sheriff"], CHAR_ID["Deputy"]}
 
@@ -55,13 +61,24 @@ class View:
     """What one seat knows about the table, position by position."""
 
     cand: list[int]             # candidate characters (bit mask)
-    looked: list[bool]          # the other seat looked at this card (or its pair)
+    looked: list[bool]          # another seat looked at this card (or its pair)
     claim: list[int]            # last character claimed for the card there, -1 none
+    signal: list[int] = None    # the team's Innkeeper signal for the card there, -1 none
+
+    def __post_init__(self):
+        if self.signal is None:
+            self.signal = [-1] * len(self.cand)
 
     def blind_exchange(self, a: int, b: int) -> None:
         """a and b were exchanged, or not, out of this seat's sight."""
         self.cand[a] = self.cand[b] = self.cand[a] | self.cand[b]
         self.looked[a] = self.looked[b] = self.looked[a] or self.looked[b]
+        self.signal[a] = self.signal[b] = -1      # which card was named is lost
+
+    def swap(self, a: int, b: int) -> None:
+        """a and b were exchanged in this seat's sight (its own Witch's swap)."""
+        for field_ in (self.cand, self.looked, self.signal):
+            field_[a], field_[b] = field_[b], field_[a]
 
     def moved(self, a: int, b: int) -> None:
         self.claim[a] = self.claim[b] = -1
@@ -92,16 +109,18 @@ def initial_face_up(variant) -> list[int]:
 @dataclass
 class Board:
     """The public facts of the moment, read from a player's observation string:
-    "P<p> | turn <t>/<max> actor <a> phase <name> strikes <s0>,<s1> | <pos>:<name or ?>
-    ... [| peeked <p>] [| announced <name>] [| power <name>] [| responder <r>] [| hand ..]"
+    "P<p> | turn <t>/<max> actor <a> phase <name> strikes <s0>,<s1>[,..] | <pos>:<name or
+    ?> ... [| peeked <p>] [| announced <name>] [| power <name>] [| responder <r>] [| hand ..]"
     """
 
     phase: str
     turns: int
-    strikes: list[int]
+    strikes: list[int]          # one entry per seat
     face_up: list[bool]
     announced: int              # the character announced, -1 none
     power: int                  # the power running, -1 none
+    actor: int = -1             # whose turn it is
+    responder: int = -1         # who is asked to challenge now, -1 none
 
 
 def board(state, player: int) -> Board:
@@ -115,7 +134,9 @@ def board(state, player: int) -> Board:
     return Board(phase=head[5], turns=int(head[1].split("/")[0]),
                  strikes=[int(x) for x in head[7].split(",")], face_up=face_up,
                  announced=CHAR_ID[extra["announced"]] if "announced" in extra else -1,
-                 power=CHAR_ID[extra["power"]] if "power" in extra else -1)
+                 power=CHAR_ID[extra["power"]] if "power" in extra else -1,
+                 actor=int(head[3]),
+                 responder=int(extra["responder"]) if "responder" in extra else -1)
 
 
 def view_from_record(record: str, player: int, variant,
@@ -124,8 +145,12 @@ def view_from_record(record: str, player: int, variant,
     what the record says of the turn in progress.
 
     hidden_step_pending: the round is waiting on the step the player cannot see that
-    follows the last recorded event (the Deputy's shuffle, the other seat's keep/swap),
+    follows the last recorded event (the Deputy's shuffle, another seat's keep/swap),
     so that step has not happened yet.
+
+    Any table size: another seat's peek marks the card as looked at (some other seat may
+    know it); another seat's Witch exchange is blind; a shuffle is blind for everybody;
+    the Innkeeper's `pick`/`name`, which only the actor's team sees, sets the signal.
     """
     n = variant.num_positions
     view = View([FULL] * n, [False] * n, [-1] * n)
@@ -190,10 +215,12 @@ def view_from_record(record: str, player: int, variant,
         elif verb in ("keep", "swap"):                      # our own Witch's choice
             a, b = turn.power_pos, turn.picks[0]
             if verb == "swap":
-                view.cand[a], view.cand[b] = view.cand[b], view.cand[a]
-                view.looked[a], view.looked[b] = view.looked[b], view.looked[a]
+                view.swap(a, b)
             view.moved(a, b)
-        elif verb in ("reveal", "silent", "name"):
+        elif verb == "name":        # the Innkeeper's signal: seen by the actor's team only
+            assert turn.power == INNKEEPER and turn.picks, (token, record)
+            view.signal[turn.picks[0]] = CHAR_ID[arg]
+        elif verb in ("reveal", "silent"):
             pass
         else:
             raise ValueError(f"unknown token {token!r} in {record!r}")
@@ -205,17 +232,19 @@ def view_from_record(record: str, player: int, variant,
 def _read(state, player: int):
     """(variant, board, view, turn) of `player` at `state`: everything the twin uses."""
     variant = state.get_game().variant
-    assert variant.players == 2 and not variant.teams, "two players only"
     now = board(state, player)
-    # the other seat's keep/swap (and a shuffle) follow the last token this seat sees
+    assert len(now.strikes) == variant.players, now
+    # another seat's keep/swap (and a shuffle) follow the last token this seat sees
     view, turn = view_from_record(state.information_state_string(player), player, variant,
                                   now.phase in ("shuffle", "witch_choice"))
     return variant, now, view, turn
 
 
 def features(state, player: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(global features, sorted position codes) of `player`'s view of a two-player state."""
-    _, now, view, turn = _read(state, player)
+    """(global features, sorted position codes) of `player`'s view of a state: six
+    globals with two seats, eleven beyond (docs/abstraction.md, "Three and four
+    players": the opponent's strikes become -1 and the table features follow)."""
+    variant, now, view, turn = _read(state, player)
     codes = position_codes(now, view, turn)
     if now.phase == "respond":
         detail = now.announced
@@ -223,9 +252,38 @@ def features(state, player: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         detail = now.power
     else:
         detail = -1
-    glob = (player, PHASES[now.phase], now.strikes[player], now.strikes[1 - player],
-            turn_bucket(now.turns), detail)
+    two = variant.players == 2
+    glob = (player, PHASES[now.phase], now.strikes[player],
+            now.strikes[1 - player] if two else -1, turn_bucket(now.turns), detail)
+    if not two:
+        glob += table_features(state, player, now)
     return glob, tuple(sorted(codes))
+
+
+def table_features(state, player: int, now: Board | None = None) -> tuple[int, ...]:
+    """The five table features beyond two seats, every seat named by its distance from
+    `player` in turn order (1: the next seat): the strikes of the seats 1, 2, 3 after it
+    (-1 past the table); at a response, the announcer's distance and the mask of the
+    distances of the seats asked about this announcement so far, the responder
+    included (else -1, -1). Who was asked: the seats that passed since the announcement
+    in `player`'s record, and the responder of the observation string."""
+    if now is None:
+        now = board(state, player)
+    players = len(now.strikes)
+    out = [now.strikes[(player + r) % players] if r < players else -1 for r in (1, 2, 3)]
+    if now.phase != "respond":
+        return tuple(out + [-1, -1])
+    tokens = state.information_state_string(player).split("; ")[1:]
+    last = max(i for i, t in enumerate(tokens)
+               if t.startswith(f"{now.actor}:announce "))
+    asked = {now.responder}
+    for t in tokens[last + 1:]:
+        seat, _, text = t.partition(":")
+        if text == "pass":
+            asked.add(int(seat))
+    assert now.actor not in asked and now.responder >= 0, (tokens, now)
+    mask = sum(1 << ((s - player) % players) for s in asked)
+    return tuple(out + [(now.actor - player) % players, mask])
 
 
 def position_codes(now: Board, view: View, turn: _Turn) -> list[int]:
@@ -237,9 +295,10 @@ def position_codes(now: Board, view: View, turn: _Turn) -> list[int]:
         c = 0 if view.cand[p] == FULL else view.cand[p]
         if up:
             c |= FACE_UP                    # public: looks and claims no longer matter
-        elif not known:                     # what the opponent may know, and has claimed
+        elif not known:                     # what others may know, have claimed, signalled
             c |= OTHER_LOOKED if view.looked[p] else 0
             c |= (view.claim[p] + 1) << CLAIM_SHIFT
+            c |= (view.signal[p] + 1) << SIGNAL_SHIFT
         codes.append(c)
     if now.phase != "turn":
         roles = [(turn.peek, PEEKED), (turn.picks[0] if turn.picks else -1, PICKED)]
@@ -285,7 +344,8 @@ def action_code(code: int) -> int:
 def coarse_features(state, player: int) -> tuple[int, ...]:
     """The coarse key's features of `player`'s decision (docs/abstraction.md, "The coarse
     key"): focus, located cards of each camp, opponent-looked cards, claim left; -1
-    where the decision does not use one."""
+    where the decision does not use one. Beyond two seats "the opponent looked" reads
+    "another seat looked" (the view's look mark already means that)."""
     variant, now, view, turn = _read(state, player)
     phase = now.phase
 

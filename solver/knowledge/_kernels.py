@@ -1,4 +1,4 @@
-"""What each seat knows in a two-player round (numba kernels; docs/abstraction.md,
+"""What each seat knows in a round of any table size (numba kernels; docs/abstraction.md,
 "Knowledge: what is tracked").
 
 A small int64 "knowledge" array kept beside the core state and updated after every
@@ -6,9 +6,15 @@ action from what the action let each player see:
 
 - per seat and position, the set of characters the card there can be (a 10-bit mask:
   one bit once seen, the union of two after a blind exchange, all bits when unknown);
-- per seat and position, whether the *other* seat has looked at the card privately
-  since it last moved;
-- per position, the last character publicly claimed for it.
+- per seat and position, whether *another* seat has looked at the card privately
+  since it last moved (with two seats: the other seat);
+- per position, the last character publicly claimed for it;
+- per seat and position, the character the seat's team last named for it with the
+  Innkeeper's signal (team mode: the partner observes the pair, docs/rules.md).
+
+Beyond two seats a seat knows less about who knows what: the look mark says that
+*some* other seat may know the card, not which (docs/abstraction.md, "Three and four
+players").
 
 Everything that plays on a seat's own information reads it: the abstraction of Monte
 Carlo CFR (solver.mccfr), the scripted players (solver.scripted), table agents, search
@@ -26,10 +32,12 @@ from game_def.kernels import jit
 FULL_MASK = (1 << k.NUM_CHARACTERS) - 1
 
 # ----- knowledge array ----------------------------------------------------------------
+SEATS = k.MAX_PLAYERS
 K_CAND = 0                                # [seat * 16 + pos]: candidate character mask
-K_OTHER_LOOKED = K_CAND + 2 * k.MAX_POSITIONS    # [seat * 16 + pos]: the other seat looked
-K_CLAIM = K_OTHER_LOOKED + 2 * k.MAX_POSITIONS   # [pos]: last claim, -1 none
-K_SIZE = K_CLAIM + k.MAX_POSITIONS
+K_OTHER_LOOKED = K_CAND + SEATS * k.MAX_POSITIONS    # [seat * 16 + pos]: another seat looked
+K_CLAIM = K_OTHER_LOOKED + SEATS * k.MAX_POSITIONS   # [pos]: last claim, -1 none
+K_SIGNAL = K_CLAIM + k.MAX_POSITIONS      # [seat * 16 + pos]: the team's signal, -1 none
+K_SIZE = K_SIGNAL + SEATS * k.MAX_POSITIONS
 
 
 @jit
@@ -39,7 +47,9 @@ def _initial_knowledge(state, rules):
     n = rules[k.R_N]
     for p in range(k.MAX_POSITIONS):
         know[K_CLAIM + p] = -1
-        for s in range(2):
+        for s in range(SEATS):
+            know[K_SIGNAL + s * k.MAX_POSITIONS + p] = -1
+        for s in range(rules[k.R_PLAYERS]):
             if p < n and state[k.S_FACEUP + p] and state[k.S_CARD + p] != k.UNDEALT:
                 know[K_CAND + s * k.MAX_POSITIONS + p] = 1 << state[k.S_CARD + p]
             else:
@@ -60,6 +70,10 @@ def _exchange(know, a, b, seat):
     looked = know[la] | know[lb]
     know[la] = looked
     know[lb] = looked
+    ga = K_SIGNAL + seat * k.MAX_POSITIONS + a
+    gb = K_SIGNAL + seat * k.MAX_POSITIONS + b
+    know[ga] = -1
+    know[gb] = -1
 
 
 @jit
@@ -76,12 +90,13 @@ def _observe(know, before, action, after, rules):
         phase = before[k.S_RESUME_PHASE]
         act = before[k.S_RESUME_ACTION]
     n = rules[k.R_N]
+    players = rules[k.R_PLAYERS]
     actor = before[k.S_ACTOR]
     base = 4 * n
     if phase == k.PH_SHUFFLE:
         a = before[k.S_PICK]
         b = before[k.S_PICK2]
-        for s in range(2):
+        for s in range(players):
             _exchange(know, a, b, s)
         know[K_CLAIM + a] = -1
         know[K_CLAIM + b] = -1
@@ -90,10 +105,12 @@ def _observe(know, before, action, after, rules):
     elif phase == k.PH_WITCH_CHOICE:
         a = before[k.S_POWER_POS]
         b = before[k.S_PICK]
-        other = 1 - actor
-        _exchange(know, a, b, other)
-        know[K_OTHER_LOOKED + other * k.MAX_POSITIONS + a] = 1
-        know[K_OTHER_LOOKED + other * k.MAX_POSITIONS + b] = 1
+        for other in range(players):   # every other seat sees a blind exchange
+            if other == actor:
+                continue
+            _exchange(know, a, b, other)
+            know[K_OTHER_LOOKED + other * k.MAX_POSITIONS + a] = 1
+            know[K_OTHER_LOOKED + other * k.MAX_POSITIONS + b] = 1
         if act == base + k.A_SWAP:
             ia = K_CAND + actor * k.MAX_POSITIONS + a
             ib = K_CAND + actor * k.MAX_POSITIONS + b
@@ -105,17 +122,30 @@ def _observe(know, before, action, after, rules):
             tmp = know[la]
             know[la] = know[lb]
             know[lb] = tmp
+            ga = K_SIGNAL + actor * k.MAX_POSITIONS + a
+            gb = K_SIGNAL + actor * k.MAX_POSITIONS + b
+            tmp = know[ga]
+            know[ga] = know[gb]
+            know[gb] = tmp
         know[K_CLAIM + a] = -1
         know[K_CLAIM + b] = -1
+    elif phase == k.PH_NAME:
+        # the Innkeeper's signal: the actor's team observes (position, named character)
+        pos = before[k.S_PICK]
+        for s in range(players):
+            if s % 2 == actor % 2:
+                know[K_SIGNAL + s * k.MAX_POSITIONS + pos] = act - base - k.A_NAME
     scope = after[k.S_SEEN_SCOPE]
     if scope != k.SCOPE_NONE:
         pos = after[k.S_SEEN_POS]
         bit = 1 << after[k.S_SEEN_CHAR]
         if scope == k.SCOPE_ACTOR:
             know[K_CAND + actor * k.MAX_POSITIONS + pos] = bit
-            know[K_OTHER_LOOKED + (1 - actor) * k.MAX_POSITIONS + pos] = 1
+            for s in range(players):
+                if s != actor:
+                    know[K_OTHER_LOOKED + s * k.MAX_POSITIONS + pos] = 1
         else:
-            for s in range(2):
+            for s in range(players):
                 know[K_CAND + s * k.MAX_POSITIONS + pos] = bit
 
 

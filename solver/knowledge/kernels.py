@@ -6,7 +6,7 @@ candidate mask, and find the decisions that surely win (solver.knowledge._sure_w
 """
 
 from ._kernels import (  # noqa: F401  (re-exported layout)
-    FULL_MASK, K_CAND, K_CLAIM, K_OTHER_LOOKED, K_SIZE,
+    FULL_MASK, K_CAND, K_CLAIM, K_OTHER_LOOKED, K_SIGNAL, K_SIZE, SEATS,
 )
 from ._kernels import (  # noqa: F401  (re-exported kernels)
     _exact as exact,

@@ -1,9 +1,14 @@
 """Information abstraction for the full game (numba kernels; docs/abstraction.md).
 
 A player's situation is summarised by what they know now, not by the history that led
-there. Two-player variants only. What a seat knows is the knowledge array of
-solver.knowledge (candidates per position, the other seat's looks, the last claims),
-re-exported here for the abstraction's users.
+there. What a seat knows is the knowledge array of solver.knowledge (candidates per
+position, the other seats' looks, the last claims, a team's signals), re-exported here
+for the abstraction's users.
+
+Beyond two seats (docs/abstraction.md, "Three and four players") both keys also hash
+the *table features* (`_table_features`): every other seat's strikes in turn order from
+the deciding seat, who announced (relative seat) and who has already been asked, and
+the position codes carry the team's Innkeeper signal. Two-player keys are unchanged.
 
 A decision has two keys (docs/abstraction.md, "Two levels"):
 - the *fine* key hashes the seat, the decision being taken, both strikes, a turn bucket
@@ -32,7 +37,7 @@ import numpy as np
 from game_def import kernels as k
 from game_def.kernels import jit
 from solver.knowledge.kernels import (  # noqa: F401  (the knowledge array, re-exported)
-    FULL_MASK, K_CAND, K_CLAIM, K_OTHER_LOOKED, K_SIZE,
+    FULL_MASK, K_CAND, K_CLAIM, K_OTHER_LOOKED, K_SIGNAL, K_SIZE,
 )
 from solver.knowledge.kernels import exact as _exact
 from solver.knowledge.kernels import initial_knowledge as _initial_knowledge  # noqa: F401
@@ -45,6 +50,7 @@ CODE_CLAIM_SHIFT = 12                     # 4 bits: claim + 1
 ROLE_PEEKED = 1 << 16                     # the card peeked (announced) this turn
 ROLE_POWER = 1 << 17                      # the card running the power (the Witch's own)
 ROLE_PICKED = 1 << 18                     # the power's first pick
+CODE_SIGNAL_SHIFT = 22                    # 4 bits: the team's signal + 1 (team mode)
 
 # Turn buckets: turns played so far -> bucket (coarser as the round gets longer).
 TURN_BUCKET_EDGES = np.array([2, 4, 8, 16], dtype=np.int64)
@@ -63,6 +69,8 @@ CODE_CANDIDATES = (1 << k.NUM_CHARACTERS) - 1
 FINE = 0
 COARSE = 1
 COARSE_FEATURES = 5                       # length of the coarse feature vector
+GLOBALS = 6                               # globals hashed at every table size
+TABLE_FEATURES = 5                        # globals added beyond two seats
 MAX_LOOKED = 4                            # opponent-looked cards counted up to this
 
 # ----- letters: the coarse level's fixed alphabet (coarse_actions="letters") ------------
@@ -116,6 +124,9 @@ def _position_codes(state, rules, know, seat, codes):
             if know[K_OTHER_LOOKED + seat * k.MAX_POSITIONS + p]:
                 c |= CODE_OTHER_LOOKED
             c |= (know[K_CLAIM + p] + 1) << CODE_CLAIM_SHIFT
+            signal = know[K_SIGNAL + seat * k.MAX_POSITIONS + p]
+            if signal >= 0:    # team mode only: what the partner's Innkeeper named
+                c |= (signal + 1) << CODE_SIGNAL_SHIFT
         codes[p] = c
     if phase != k.PH_TURN:
         if state[k.S_PEEK_POS] >= 0:
@@ -137,14 +148,49 @@ def _mix(h, v):
 
 
 @jit
+def _globals_length(rules):
+    """How many globals a key hashes: GLOBALS, plus the table features beyond two seats."""
+    return GLOBALS if rules[k.R_PLAYERS] == 2 else GLOBALS + TABLE_FEATURES
+
+
+@jit
+def _table_features(state, rules, seat, out):
+    """What a decision beyond two seats adds to the globals, in out[:TABLE_FEATURES],
+    every seat named by its distance from `seat` in turn order (1: the next seat):
+    0-2 the strikes of the seats 1, 2, 3 after it (-1 past the table: the strikes
+      that eliminate are the table's constant, so an eliminated seat reads as such);
+    3 the seat that announced the claim being answered (respond), else -1;
+    4 the seats already asked about it, as a bit mask (respond: who may still
+      challenge before this seat, and in which order), else -1."""
+    players = rules[k.R_PLAYERS]
+    for r in range(1, 4):
+        out[r - 1] = state[k.S_STRIKES + (seat + r) % players] if r < players else -1
+    out[3] = -1
+    out[4] = -1
+    if state[k.S_PHASE] == k.PH_RESPOND:
+        out[3] = (state[k.S_ACTOR] - seat) % players
+        asked = state[k.S_ASKED]
+        rel = 0
+        for s in range(players):
+            if asked & (1 << s):
+                rel |= 1 << ((s - seat) % players)
+        out[4] = rel
+
+
+@jit
 def _global_features(state, rules, seat, out):
-    """The non-positional part of a decision's key: 6 integers."""
+    """The non-positional part of a decision's key: `_globals_length(rules)` integers
+    (the opponent's strikes at out[3] with two seats; beyond, -1 there and the table
+    features after the six)."""
     phase = state[k.S_PHASE]
+    two = rules[k.R_PLAYERS] == 2
     out[0] = seat
     out[1] = phase
     out[2] = state[k.S_STRIKES + seat]
-    out[3] = state[k.S_STRIKES + 1 - seat]
+    out[3] = state[k.S_STRIKES + 1 - seat] if two else -1
     out[4] = _turn_bucket(state[k.S_TURN])
+    if not two:
+        _table_features(state, rules, seat, out[GLOBALS:])
     detail = -1
     if phase == k.PH_RESPOND:
         detail = state[k.S_ANNOUNCED]
@@ -172,9 +218,9 @@ def _features(state, rules, know, seat, codes, sorted_codes, glob):
 
 
 @jit
-def _key_of(sorted_codes, n, glob):
+def _key_of(sorted_codes, n, glob, nglob):
     h = np.uint64(0x243F6A8885A308D3)
-    for i in range(6):
+    for i in range(nglob):
         h = _mix(h, glob[i])
     for i in range(n):
         h = _mix(h, sorted_codes[i])
@@ -264,6 +310,14 @@ def _coarse_features(state, rules, know, seat, out):
 
 
 @jit
+def _class_order(c):
+    """Sort key of a packed class `code | kind << 20`: kind first, then the code (a
+    team's signal bits 22-25 lie above the kind's; without them the packed order)."""
+    kind = (c >> 20) & 3
+    return (kind << 26) | (c & ~(3 << 20))
+
+
+@jit
 def _classes(state, rules, codes, legal, m, cls, abstract_of):
     """Abstract action of each legal action (into abstract_of[:m]); returns their count.
 
@@ -283,7 +337,7 @@ def _classes(state, rules, codes, legal, m, cls, abstract_of):
             continue
         rank = 0
         for j in range(m):
-            if cls[j] >= 0 and cls[j] < cls[i]:
+            if cls[j] >= 0 and _class_order(cls[j]) < _class_order(cls[i]):
                 seen_before = False
                 for q in range(j):
                     if cls[q] == cls[j]:
@@ -308,7 +362,7 @@ def _coarse_key(state, rules, know, seat, glob, cls, m, count, coarse):
     (cls[:m] from _classes; reordered in place)."""
     _coarse_features(state, rules, know, seat, coarse)
     h = np.uint64(0x13198A2E03707344)
-    for i in range(6):
+    for i in range(_globals_length(rules)):
         h = _mix(h, glob[i])
     for i in range(COARSE_FEATURES):
         h = _mix(h, coarse[i])
@@ -386,11 +440,11 @@ def _letters(state, rules, codes, legal, m, abstract_of, count, letter_of, size)
 
 
 @jit
-def _letter_key(glob, coarse):
+def _letter_key(glob, nglob, coarse):
     """The coarse key of a decision under letters: the globals and the coarse features
     (the alphabet follows from the phase)."""
     h = np.uint64(0x452821E638D01377)
-    for i in range(6):
+    for i in range(nglob):
         h = _mix(h, glob[i])
     for i in range(COARSE_FEATURES):
         h = _mix(h, coarse[i])
@@ -421,7 +475,8 @@ def _decision_keys(state, rules, know, seat, legal, m, scratch, abstract_of, let
     cls = scratch[3]
     _features(state, rules, know, seat, codes, sorted_codes, glob)
     count = _classes(state, rules, codes, legal, m, cls, abstract_of)
-    fine = _mix(np.uint64(_key_of(sorted_codes, n, glob)), count)
+    nglob = _globals_length(rules)
+    fine = _mix(np.uint64(_key_of(sorted_codes, n, glob, nglob)), count)
     fine_key = np.int64(fine & np.uint64(0x7FFFFFFFFFFFFFFF))
     if letters:
         width = _letters(state, rules, codes, legal, m, abstract_of, count, scratch[5],
@@ -435,7 +490,7 @@ def _decision_keys(state, rules, know, seat, legal, m, scratch, abstract_of, let
             fine_key = _coarse_key(state, rules, know, seat, glob, cls, m, count, scratch[4])
         else:
             _coarse_features(state, rules, know, seat, scratch[4])
-        coarse_key = _letter_key(glob, scratch[4])
+        coarse_key = _letter_key(glob, nglob, scratch[4])
         return fine_key, coarse_key, count, width
     coarse_key = _coarse_key(state, rules, know, seat, glob, cls, m, count, scratch[4])
     for j in range(count):
