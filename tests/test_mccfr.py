@@ -241,8 +241,9 @@ def test_bad_agent_and_config_input_gets_one_clear_error():
         load_agent("grumpy")
     with pytest.raises(AgentError, match="not a number"):
         load_agent("heuristic:bluff=lots")
-    with pytest.raises(MCCFRError, match="two-player"):
-        MCCFRConfig(game_def.parse("standard:players=3"))
+    with pytest.raises(MCCFRError, match="two-player"):   # league players read two seats
+        MCCFRConfig(game_def.parse("standard:players=3"), league_opponents=("honest",),
+                    league_share=0.5)
     with pytest.raises(MCCFRError, match="levels"):
         MCCFRConfig(RSPX2, levels="psychic")
     runner = CliRunner()

@@ -1,8 +1,13 @@
 """Monte Carlo CFR over the two-level information abstraction (numba kernels;
 docs/mccfr.md).
 
-Two seat tables, one per seat (the abstraction key includes the seat, so they never
-share an entry). A batch is cut into chunks per seat (`Chunk`, `_run_chunk`; docs/
+One table per seat (the abstraction key includes the seat, so they never share an
+entry), passed as a tuple `tables` indexed by seat: two for two players, three or four
+beyond (docs/nplayer.md, "Monte Carlo CFR"). Payoffs are the core's: beyond two seats
+the winner gets 1 and every other seat -1/(N-1); partners share their team's payoff.
+A traversal for seat i gives its average-strategy sums to the next seat's decisions
+only, (i + 1) mod N, as OpenSpiel's external sampling does beyond two players; with two
+seats that is the opponent's every decision. A batch is cut into chunks per seat (`Chunk`, `_run_chunk`; docs/
 mccfr.md, "Workers"): a chunk traversing for seat i reads seat i's table as it was at
 the batch start plus its own updates (a private overlay: copies of the entries it
 touched, the entries it created) and the other seat's policy from the snapshot taken at
@@ -628,11 +633,18 @@ def _opponent_policy(table, cfg, fine_key, coarse_key, n, letters, sig, sig_c, s
 
 # ----- one worker -------------------------------------------------------------------------
 @jit
-def _payoff(state, seat):
+def _payoff(state, rules, seat):
+    """`seat`'s payoff at a terminal state (the core's returns: docs/rules.md,
+    "Payoffs"): a win 1; a loss -1, or -1/(N-1) beyond two seats; a draw 0; a team's
+    two seats get the same."""
     w = state[k.S_WINNER]
     if w < 0:
         return 0.0
-    return 1.0 if w == seat else -1.0
+    if rules[k.R_TEAMS]:
+        return 1.0 if w % 2 == seat % 2 else -1.0
+    if w == seat:
+        return 1.0
+    return -1.0 / (rules[k.R_PLAYERS] - 1)
 
 
 @jit
@@ -763,12 +775,13 @@ def _deal_world(world, state, rules, buf, rng):
 
 
 @jit
-def _probe(seat, own, opp, cfg, rules, rng, ws, d, action, league, foe, chunk, direct,
+def _probe(seat, tables, cfg, rules, rng, ws, d, action, league, foe, chunk, direct,
            locks):
     """One playout after `action` at depth d, both seats on their current policies
     (the opponent's is league player `foe` when foe >= 0; no inserts); returns its
     payoff for `seat` and counts its nodes in ws.frames. Own policies are read through
     the chunk (`_peek`)."""
+    own = tables[seat]
     mine = _mine(own, chunk, direct)
     state = ws.probe_state
     know = ws.probe_know
@@ -808,8 +821,8 @@ def _probe(seat, own, opp, cfg, rules, rng, ws, d, action, league, foe, chunk, d
                     _own_policy(own, chunk, direct, cfg, fk, ck, n, letters, False, sig,
                                 sig_c, sig_f)
                 else:
-                    _opponent_policy(opp, cfg, fk, ck, n, letters, sig, sig_c, sig_f,
-                                     mine.meta)
+                    _opponent_policy(tables[cur], cfg, fk, ck, n, letters, sig, sig_c,
+                                     sig_f, mine.meta)
                 j = _pick(sig, n, rng)
                 a = legal[_concrete(abst, m, j, rng)]
         before[:] = state
@@ -817,7 +830,7 @@ def _probe(seat, own, opp, cfg, rules, rng, ws, d, action, league, foe, chunk, d
         ab._observe(know, before, a, state, rules)
     mine.meta[M_PROBES] += 1
     ws.frames[MAX_DEPTH - 1, 0] += nodes
-    return _payoff(state, seat)
+    return _payoff(state, rules, seat)
 
 
 @jit
@@ -876,14 +889,16 @@ def _update_letters(table, e, n, vals, level_sig, letters):
 
 
 @jit
-def _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe, chunk, direct, locks):
+def _traverse(seat, tables, cfg, rules, rng, ws, league, foe, chunk, direct, locks):
     """One traversal for `seat` from ws.states[0]/ws.knows[0] (the module docstring
-    says how it samples), against the opponent's table, or against league player `foe`
-    (an index into `league`) when foe >= 0. Iterative (an explicit stack of depths).
+    says how it samples), against the other seats' tables, or against league player
+    `foe` (an index into `league`) when foe >= 0. Iterative (an explicit stack of depths).
     Writes go to the tables themselves when `direct` (one worker per seat), else to
     `chunk` (merged after the batch). Returns the number of nodes visited, probes
     included."""
+    own = tables[seat]
     mine = _mine(own, chunk, direct)
+    averaged = (seat + 1) % rules[k.R_PLAYERS]   # the seat whose average sums it gives
     d = 0
     entering = True
     ret = 0.0
@@ -900,7 +915,7 @@ def _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe, chunk, direct, l
             visited += 1
             state = ws.states[d]
             if state[k.S_PHASE] == k.PH_TERMINAL:
-                ret = _payoff(state, seat)
+                ret = _payoff(state, rules, seat)
                 entering = False
                 continue
             if d + 2 >= MAX_DEPTH:
@@ -946,10 +961,11 @@ def _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe, chunk, direct, l
             sig_c = ws.sig_c[d]
             sig_f = ws.sig_f[d]
             if cur != seat:
+                opp = tables[cur]
                 ef, ec = _opponent_policy(opp, cfg, fk, ck, n, letters, sig, sig_c, sig_f,
                                           mine.meta)
                 # external sampling: the opponent's average strategy, at its own level
-                if own_average:
+                if own_average or cur != averaged:
                     ec = -1
                     ef = -1
                 if ec >= 0:
@@ -1013,7 +1029,7 @@ def _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe, chunk, direct, l
                 frames[d, F_CHOSEN] = j
                 for jj in range(n):
                     if jj != j and not np.isnan(vals[jj]):
-                        vals[jj] = _probe(seat, own, opp, cfg, rules, rng, ws, d,
+                        vals[jj] = _probe(seat, tables, cfg, rules, rng, ws, d,
                                           legal[_concrete(abst, m, jj, rng)], league, foe,
                                           chunk, direct, locks)
             _child(ws, d, rules, legal[_concrete(abst, m, j, rng)])
@@ -1061,22 +1077,29 @@ def _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe, chunk, direct, l
 
 @jit
 def _run_worker(seat, iterations, cfg, rules, rng, own, opp, league, locks):
-    """Run `iterations` traversals for `seat`, writing the tables directly (one worker
-    per seat: it writes its own regrets and the opponent's average sums, reads the
-    opponent's snapshot); returns the number of nodes visited. _start_traversal says
-    how each traversal starts."""
+    """Run `iterations` traversals of a two-seat round for `seat`, writing the tables
+    directly (one worker per seat: it writes its own regrets and the opponent's average
+    sums, reads the opponent's snapshot); returns the number of nodes visited.
+    _start_traversal says how each traversal starts."""
+    tables = (own, opp) if seat == 0 else (opp, own)
+    return _run_worker_tables(seat, iterations, cfg, rules, rng, tables, league, locks)
+
+
+@jit
+def _run_worker_tables(seat, iterations, cfg, rules, rng, tables, league, locks):
+    """_run_worker for a tuple of every seat's table (any table size)."""
     ws = _workspace()
     chunk = _no_chunk()
     visited = 0
     for _ in range(iterations):
         foe = _start_traversal(cfg, rules, rng, ws, league)
-        visited += _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe, chunk, True,
+        visited += _traverse(seat, tables, cfg, rules, rng, ws, league, foe, chunk, True,
                              locks)
     return visited
 
 
 @jit
-def _run_chunk(seat, iterations, cfg, rules, rng, own, opp, league, locks, chunk):
+def _run_chunk(seat, iterations, cfg, rules, rng, tables, league, locks, chunk):
     """Run up to `iterations` traversals of one chunk for `seat`, reading the tables
     (frozen during the batch) and writing only `chunk`; stops early, before a
     traversal, when the chunk's overlay is crowded (the caller grows it and calls again:
@@ -1089,7 +1112,7 @@ def _run_chunk(seat, iterations, cfg, rules, rng, own, opp, league, locks, chunk
         if _crowded(chunk.mine) or _crowded(chunk.theirs):
             break
         foe = _start_traversal(cfg, rules, rng, ws, league)
-        visited += _traverse(seat, own, opp, cfg, rules, rng, ws, league, foe, chunk, False,
+        visited += _traverse(seat, tables, cfg, rules, rng, ws, league, foe, chunk, False,
                              locks)
         done += 1
     return done, visited

@@ -27,7 +27,7 @@ TABLE_FORMAT_VERSION = 2   # 2: two abstraction levels
 
 @dataclasses.dataclass
 class StoredTable:
-    """A table file's contents: per seat (keys, offset, nact, probabilities), the visits
+    """A table file's contents: per seat, every seat of the table (keys, offset, nact, probabilities), the visits
     of each entry, and the updates after which an entry counts as learned."""
     metadata: dict
     variant: Variant
@@ -66,11 +66,12 @@ def read_table(run_dir) -> StoredTable:
             f"{meta.get('table_format', 1)} (one abstraction level); this version reads "
             f"format {TABLE_FORMAT_VERSION} (fine and coarse levels): train it again with "
             f"robinwood solve --algo mccfr")
+    variant = game_def.parse(meta["variant"])
     try:
         with np.load(run_dir / TABLE, allow_pickle=False) as data:
             seats = [(data[f"seat{s}_keys"], data[f"seat{s}_offset"], data[f"seat{s}_nact"],
-                      data[f"seat{s}_strategy"]) for s in (0, 1)]
-            visits = [data[f"seat{s}_visits"] for s in (0, 1)]
+                      data[f"seat{s}_strategy"]) for s in range(variant.players)]
+            visits = [data[f"seat{s}_visits"] for s in range(variant.players)]
     except Exception as e:
         raise StrategyFileError(f"{run_dir / TABLE} is missing or corrupt "
                                 f"({type(e).__name__}); train again or restore it") from None
@@ -84,7 +85,7 @@ def read_table(run_dir) -> StoredTable:
             raise StrategyFileError(f"{run_dir / TABLE} is inconsistent (visit counts "
                                     f"do not match the entries); train again or restore it")
     algorithm = meta.get("algorithm", {})
-    return StoredTable(meta, game_def.parse(meta["variant"]), seats, visits,
+    return StoredTable(meta, variant, seats, visits,
                        int(algorithm.get("fine_visits", 1)),
                        bool(algorithm.get("sure_wins", False)),
                        algorithm.get("coarse_actions", "classes") == "letters",

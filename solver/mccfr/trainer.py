@@ -1,6 +1,7 @@
-"""Monte Carlo CFR for two-player rounds of any deck, over the information abstraction.
+"""Monte Carlo CFR for rounds of any deck and table size, over the information abstraction.
 
-`MCCFRSolver` owns two seat tables and runs batches of sampled traversals on the numba
+`MCCFRSolver` owns one table per seat (two, three or four; a team game's four seats
+each learn their own, on their team's payoff) and runs batches of sampled traversals on the numba
 kernels of solver.mccfr._kernels (no Python in the loop). Between batches it discounts
 (linear or DCFR weighting), grows the tables within a memory cap and refreshes the
 snapshot each seat's opponent reads. Everything that defines the run (tables, random
@@ -112,11 +113,11 @@ class MCCFRConfig:
     max_table_bytes: int = 8 * 1024**3
 
     def __post_init__(self):
-        if self.variant.players != 2 or self.variant.teams:
-            raise MCCFRError(f"Monte Carlo CFR solves two-player rounds (got "
-                             f"players={self.variant.players}"
-                             f"{', teams' if self.variant.teams else ''}); "
-                             f"use `robinwood simulate` for 3-4 players")
+        if self.variant.players != 2 and (self.league_opponents or self.locks):
+            # the league players and the lock selectors read a two-seat situation
+            raise MCCFRError(f"league opponents and locks need a two-player round (got "
+                             f"players={self.variant.players}); train 3-4 players and "
+                             f"teams in self-play, without --league-opponents or --lock")
         if self.weighting not in WEIGHTINGS:
             raise MCCFRError(f"unknown weighting {self.weighting!r}: choose one of "
                              f"{', '.join(WEIGHTINGS)}")
@@ -424,9 +425,10 @@ class ChunkBuffer:
                 setattr(self, name, new)
 
     def run(self, seat: int, iterations: int, first: bool, solver: "MCCFRSolver",
-            rng: np.ndarray, own: "kern.Table", opp: "kern.Table") -> int:
+            rng: np.ndarray, tables: tuple) -> int:
         """Empty the chunk and run its `iterations` traversals for `seat` on `rng`
-        (`first`: the seat's first chunk); returns the nodes visited. Training's own
+        (`first`: the seat's first chunk; `tables`: every seat's kernel view, indexed by
+        seat); returns the nodes visited. Training's own
         rule only: the exploiters' own-reach averages (CFG_OWN_AVERAGE) are not merged."""
         if solver.cfg[kern.CFG_OWN_AVERAGE] > 0:
             raise MCCFRError("chunks merge the opponent's average sums only; train "
@@ -436,7 +438,7 @@ class ChunkBuffer:
         nodes = 0
         while iterations > 0:
             done, visited = kern._run_chunk(seat, iterations, solver.cfg, solver.rules, rng,
-                                            own, opp, solver.league, solver.locks,
+                                            tables, solver.league, solver.locks,
                                             self.kernel_view())
             nodes += visited
             iterations -= done
@@ -477,14 +479,17 @@ class MCCFRSolver:
         self.cfg = config.settings_array()
         self.league = config.league()
         self.locks = config.lock_rules()
-        self.tables = [SeatTable(), SeatTable()]
-        seeds = np.random.SeedSequence(config.seed).generate_state(2, dtype=np.uint64)
+        self.seats = config.variant.players
+        self.tables = [SeatTable() for _ in range(self.seats)]
+        seeds = np.random.SeedSequence(config.seed).generate_state(self.seats,
+                                                                   dtype=np.uint64)
         self.rngs = [np.array([s], dtype=np.uint64) for s in seeds]
         self.batches = 0
         self.nodes = 0
         self.table_full = False
         # per seat, its chunks' overlays (work buffers, not part of the run's state)
-        self.chunk_buffers = [[ChunkBuffer() for _ in range(config.chunks)] for _ in (0, 1)]
+        self.chunk_buffers = [[ChunkBuffer() for _ in range(config.chunks)]
+                              for _ in range(self.seats)]
 
     @property
     def iterations(self) -> int:
@@ -510,7 +515,7 @@ class MCCFRSolver:
         return {name: int(sum(t.meta[i] for t in self.tables)) for name, i in names.items()}
 
     def average_strategy(self) -> tuple[list, list]:
-        """Per seat, (keys, offset, nact, average strategy) of the entries a player uses,
+        """Per seat (every seat of the table), (keys, offset, nact, average strategy) of the entries a player uses,
         and each entry's updates: what the run's table file holds
         (solver.players.agents.trained_agent plays it)."""
         seats = [t.strategy_arrays(self.fine_visits) for t in self.tables]
@@ -518,7 +523,7 @@ class MCCFRSolver:
                 [a["visits"] for a in seats])
 
     def level_counts(self) -> dict[str, int]:
-        """Entries per level, both seats, and how many of the fine ones are played."""
+        """Entries per level, every seat, and how many of the fine ones are played."""
         out = {"coarse": 0, "fine": 0, "fine_ready": 0}
         for t in self.tables:
             e = t.entries
@@ -531,23 +536,27 @@ class MCCFRSolver:
     def warm_up(self) -> None:
         """Compile (or load) every kernel a batch uses without changing the run, so that
         time budgets measure training, not compilation."""
-        scratch = [SeatTable(16, 256), SeatTable(16, 256)]
+        scratch = [SeatTable(16, 256) for _ in range(self.seats)]
         views = [t.kernel_view() for t in scratch]
         kern._refresh_snapshot(views[0], 1)
-        kern._run_worker(0, 1, self.cfg, self.rules, self.rngs[0].copy(), views[0], views[1],
-                         self.league, self.locks)
+        if self.seats == 2:
+            kern._run_worker(0, 1, self.cfg, self.rules, self.rngs[0].copy(), views[0],
+                             views[1], self.league, self.locks)
         buffer = ChunkBuffer(16, 256)
-        buffer.run(0, 1, True, self, self.rngs[0].copy(), views[0], views[1])
+        buffer.run(0, 1, True, self, self.rngs[0].copy(), tuple(views))
         kern._merge_mine(views[0], buffer.kernel_view())
         kern._merge_theirs(views[1], buffer.kernel_view())
         kern._discount(views[0], 1.0, 1.0, 1.0)
         out = np.empty(max(scratch[0].action_slots, 1), dtype=np.float32)
         kern._normalise_average(views[0], scratch[0].entries, scratch[0].action_slots, out)
 
-    def _in_both_seats(self, work: Callable[[int], None]) -> None:
-        """Run work(0) and work(1), in two threads when the run has two workers or more
-        (the kernels release the GIL)."""
-        in_both_seats(work, self.config.workers)
+    def _in_every_seat(self, work: Callable[[int], None]) -> None:
+        """Run work(seat) for every seat, on up to `workers` threads (the kernels release
+        the GIL); two seats: work(0) and work(1) as always."""
+        if self.seats == 2:
+            in_both_seats(work, self.config.workers)
+        else:
+            in_workers(work, self.seats, self.config.workers)
 
     def run_batch(self) -> None:
         """One batch: `_prepare` the tables, then both seats' chunks of traversals on
@@ -562,9 +571,9 @@ class MCCFRSolver:
         """The previous batch's weighting, table growth and the snapshot, each seat's
         table in its own thread; returns the tables' kernel views for the batch."""
         cfg = self.config
-        budget = cfg.max_table_bytes // 2
+        budget = cfg.max_table_bytes // self.seats
         factors = self._weights()
-        full = [False, False]
+        full = [False] * self.seats
 
         def prepare(seat: int) -> None:
             t = self.tables[seat]
@@ -574,40 +583,43 @@ class MCCFRSolver:
                 full[seat] = True
             kern._refresh_snapshot(t.kernel_view(), cfg.fine_visits)
 
-        self._in_both_seats(prepare)
+        self._in_every_seat(prepare)
         self.table_full = self.table_full or any(full)
         return [t.kernel_view() for t in self.tables]
 
     def _traverse_chunks(self, views: list) -> int:
-        """Every chunk of both seats on `workers` threads; returns the nodes visited.
+        """Every chunk of every seat on `workers` threads; returns the nodes visited.
         A chunk reads the tables (not written during this phase) and writes only its
         own buffer, so which thread runs which chunk, and when, changes nothing."""
         cfg = self.config
         sizes = chunk_sizes(cfg.batch_iterations, cfg.chunks)
-        streams = [chunk_streams(self.rngs[seat], seat, cfg.chunks) for seat in (0, 1)]
-        # seat-major within a chunk index: the two seats' first chunks start first
-        units = [(seat, c) for c in range(cfg.chunks) for seat in (0, 1)]
+        seats = range(self.seats)
+        streams = [chunk_streams(self.rngs[seat], seat, cfg.chunks) for seat in seats]
+        # seat-major within a chunk index: the seats' first chunks start first
+        units = [(seat, c) for c in range(cfg.chunks) for seat in seats]
         nodes = [0] * len(units)
+        tables = tuple(views)
 
         def traverse(unit: int) -> None:
             seat, c = units[unit]
             nodes[unit] = self.chunk_buffers[seat][c].run(
-                seat, sizes[c], c == 0, self, streams[seat][c], views[seat], views[1 - seat])
+                seat, sizes[c], c == 0, self, streams[seat][c], tables)
 
         in_workers(traverse, len(units), cfg.workers)
         return sum(nodes)
 
     def _merge_chunks(self, views: list) -> None:
         """Each seat's table takes its own chunks' regrets, visits and new entries, then
-        the other seat's chunks' average sums, in chunk order (the two tables in
-        parallel: no array is written by both)."""
+        the average sums of the chunks of the seat before it (whose traversals average
+        this seat's decisions; with two seats, the other seat), in chunk order (the
+        tables in parallel: no array is written by two)."""
         def merge(seat: int) -> None:
             for buffer in self.chunk_buffers[seat]:
                 kern._merge_mine(views[seat], buffer.kernel_view())
-            for buffer in self.chunk_buffers[1 - seat]:
+            for buffer in self.chunk_buffers[(seat - 1) % self.seats]:
                 kern._merge_theirs(views[seat], buffer.kernel_view())
 
-        self._in_both_seats(merge)
+        self._in_every_seat(merge)
 
     def _weights(self):
         """Discount factors owed for the batches done so far (applied before the next
@@ -629,8 +641,9 @@ class MCCFRSolver:
 
     # ----- checkpoints ---------------------------------------------------------------
     def state_arrays(self) -> dict[str, np.ndarray]:
-        out = {"batches": np.array([self.batches]), "nodes": np.array([self.nodes]),
-               "rng0": self.rngs[0].copy(), "rng1": self.rngs[1].copy()}
+        out = {"batches": np.array([self.batches]), "nodes": np.array([self.nodes])}
+        for seat, rng in enumerate(self.rngs):
+            out[f"rng{seat}"] = rng.copy()
         for seat, t in enumerate(self.tables):
             out.update(t.arrays(f"seat{seat}_"))
         return out
@@ -640,7 +653,7 @@ class MCCFRSolver:
         solver = cls(config)
         solver.batches = int(data["batches"][0])
         solver.nodes = int(data["nodes"][0])
-        solver.rngs = [np.array(data["rng0"], dtype=np.uint64),
-                       np.array(data["rng1"], dtype=np.uint64)]
-        solver.tables = [SeatTable.from_arrays(data, f"seat{s}_") for s in (0, 1)]
+        seats = range(solver.seats)
+        solver.rngs = [np.array(data[f"rng{s}"], dtype=np.uint64) for s in seats]
+        solver.tables = [SeatTable.from_arrays(data, f"seat{s}_") for s in seats]
         return solver

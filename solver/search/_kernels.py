@@ -182,7 +182,7 @@ def _rollout(state, know, match, opp, rng, ws):
         player = match.cont if cur == me else opp
         _probs_of(player, state, rules, know, cur, ws.legal2, m, ws, ws.probs2)
         _step(state, know, rules, _pick(ws.legal2, ws.probs2, m, rng), ws.before)
-    return _payoff(state, me)
+    return _payoff(state, rules, me)
 
 
 # ===== the belief =========================================================================
