@@ -1,4 +1,4 @@
-"""Players of two-player rounds: the baseline bots, the league of scripted players
+"""Players of rounds at any table size: the baseline bots, the league of scripted players
 (docs/bots.md), and table agents that play a Monte Carlo CFR strategy, each as an
 `Agent` that kernels can play, and as an OpenSpiel policy or bot. A table agent plays
 a league player's rules where its table has not learned (`Fallback`, docs/mccfr.md).

@@ -311,3 +311,53 @@ def _play(rules, rounds, seed, a_seat, seats, min_visits, tally):
         else:
             results[2] += 1
         lengths[state[k.S_TURN]] += 1
+
+
+@jit
+def _play_table(rules, rounds, seed, players, hero, tally):
+    """Play `rounds` rounds of a table of any size, seat s moved by players[s] (a tuple
+    of one Player per seat), the seats in bit mask `hero` being the side measured.
+    tally[0] += rounds the hero side won, tally[1] += draws, tally[2] += rounds another
+    side won, tally[3] += turn-cap draws; tally[4 + s] += rounds seat s (or its team)
+    won."""
+    np.random.seed(seed)
+    legal = np.empty(k.MAX_LEGAL, dtype=np.int64)
+    chance_p = np.empty(k.MAX_CHANCE_OUTCOMES, dtype=np.float64)
+    probs = np.empty(k.MAX_LEGAL, dtype=np.float64)
+    scratch = np.empty((ab.SCRATCH_ROWS, k.MAX_LEGAL), dtype=np.int64)
+    abst = np.empty(k.MAX_LEGAL, dtype=np.int64)
+    before = np.empty(k.S_SIZE, dtype=np.int64)
+    seats = rules[k.R_PLAYERS]
+    teams = rules[k.R_TEAMS] > 0
+    for _ in range(rounds):
+        state = k.initial_state(rules)
+        know = ab.initial_knowledge(state, rules)
+        while state[k.S_PHASE] != k.PH_TERMINAL:
+            cur = k.current_player(state)
+            if cur == k.CHANCE_PLAYER:
+                c = k.chance_outcomes(state, rules, legal, chance_p)
+                a = _draw(legal, chance_p, c)
+            else:
+                m = k.legal_actions(state, rules, legal)
+                _agent_probs(players[cur], state, rules, know, cur, legal, m, scratch, abst,
+                             probs)
+                a = _draw(legal, probs, m)
+            before[:] = state
+            k.apply_action(state, rules, a)
+            ab.observe(know, before, a, state, rules)
+        w = state[k.S_WINNER]
+        if w < 0:
+            tally[1] += 1
+            if state[k.S_EVENTS] & k.EV_TURN_CAP:
+                tally[3] += 1
+            continue
+        won_by_hero = False
+        for s in range(seats):
+            if s == w or (teams and s % 2 == w % 2):
+                tally[4 + s] += 1
+                if hero & (1 << s):
+                    won_by_hero = True
+        if won_by_hero:
+            tally[0] += 1
+        else:
+            tally[2] += 1

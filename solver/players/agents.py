@@ -134,8 +134,8 @@ def _options(opts: str, spec: str, what: str, allowed, convert, noun: str) -> di
 
 @dataclasses.dataclass
 class Agent:
-    """A strategy for both seats. Bots have an empty table; `variant` is None for bots
-    (they play any two-player variant) and the training variant for tables."""
+    """A strategy for every seat. Bots have an empty table; `variant` is None for bots
+    (they play any variant, at any table size) and the training variant for tables."""
 
     name: str
     kind: int
@@ -224,7 +224,9 @@ def bot(name: str, bluff: float = lg.DEFAULT_BLUFF,
         params[lg.P_THRESHOLD] = t
         if t != DEFAULT_THRESHOLD:
             label = f"threshold_challenger(t={t:g})"
-    return Agent(label, _BOT_KIND[name], params, (_empty_table(), _empty_table()))
+    # an empty table for every seat a table can have: bots play any table size
+    return Agent(label, _BOT_KIND[name], params,
+                 tuple(_empty_table() for _ in range(k.MAX_PLAYERS)))
 
 
 def table_agent(name: str, variant: Variant, seat_arrays, visits=None,
@@ -319,8 +321,6 @@ class AgentPolicy(os_policy.Policy):
         variant = getattr(game, "variant", None)
         if variant is None:
             raise AgentError(f"{game} is not a robin_wood game")
-        if variant.players != 2 or variant.teams:
-            raise AgentError("agents play two-player rounds")
         if agent.variant is not None and agent.variant != variant:
             raise AgentError(f"agent {agent.name} was trained on {agent.variant}, not "
                              f"{variant}")

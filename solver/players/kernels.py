@@ -5,7 +5,7 @@ abstraction's exact cost and the sampled analysis (analysis.sampled) play bots, 
 players and table agents inside their own kernels. They use only the names below,
 re-exported from the private `_kernels`: the player kinds, the decision kinds and
 coverage classes a tournament counts (`DK_*`, `COV_*`), and the kernels that give a
-seat's action probabilities and play rounds, and the structures they take: a seat's
+seat's action probabilities and play rounds (`play_table`: any table size), and the structures they take: a seat's
 `Player` (kind, parameters, its table for that seat), both seats' `Seats`, and a
 tournament's `Tally`. Build a Player with `solver.players.agents.Agent.player(seat)`.
 """
@@ -21,6 +21,7 @@ from ._kernels import (  # noqa: F401  (re-exported kernels)
     _draw as draw,
     _draw_at as draw_at,
     _play as play,
+    _play_table as play_table,
     _replay as replay,
     _replay_probs as replay_probs,
     _seat_probs as seat_probs,
