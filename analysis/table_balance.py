@@ -26,6 +26,8 @@ from solver.exact.best_response import check_strategy, player_values
 from solver.exact.kernels import (expand, grow_1d, grow_2d, initially_mentioned,
                                   mentioned_after)
 from solver.exact.tree import FlatTree
+from solver.mccfr import kernels as mk
+from solver.players import kernels as ka
 
 # Expected counts per round, one slot each (the kernel's `totals`).
 TOTALS = ("rounds", "announcements", "bluffs", "silent_peeks", "uses", "challenges",
@@ -45,6 +47,49 @@ def _eliminated(state, rules):
 
 
 @jit
+def _count_edge(state, rules, a, nxt, w, out_before, totals, first_out):
+    """Add action `a` (state -> nxt, taken with weight w) to the per-round counts;
+    `out_before`: seats eliminated in `state` (first_out counts the first elimination)."""
+    n = rules[k.R_N]
+    base = 4 * n
+    phase = state[k.S_PHASE]
+    if phase == k.PH_TURN and a >= n:
+        totals[_USE] += w
+    elif phase == k.PH_AFTER_PEEK:
+        if a == base + k.A_SILENT:
+            totals[_SILENT] += w
+        else:
+            totals[_ANNOUNCE] += w
+            if state[k.S_CARD + state[k.S_PEEK_POS]] != a - base - k.A_ANNOUNCE:
+                totals[_BLUFF] += w
+    elif phase == k.PH_RESPOND and a == base + k.A_CHALLENGE:
+        totals[_CHALLENGE] += w
+    events = nxt[k.S_EVENTS]
+    if events & k.EV_CHALLENGE_RIGHT:
+        totals[_RIGHT] += w
+    if events & k.EV_TURN_CAP:
+        totals[_CAP] += w
+    if events & k.EV_ELIMINATION:
+        totals[_ELIMINATIONS] += w
+        if out_before == 0:
+            for s in range(rules[k.R_PLAYERS]):
+                if nxt[k.S_STRIKES + s] >= rules[k.R_STRIKES]:
+                    first_out[s] += w
+
+
+@jit
+def _count_end(state, rules, w, totals, side_wins, length):
+    """Add a finished round (weight w): who won, a draw, its length."""
+    totals[_ROUNDS] += w
+    winner = state[k.S_WINNER]
+    if winner < 0:
+        totals[_DRAW] += w
+    else:
+        side_wins[winner % 2 if rules[k.R_TEAMS] else winner] += w
+    length[state[k.S_TURN]] += w
+
+
+@jit
 def _walk(rules, symmetric, first_child, infoset, infoset_offset, strategy, totals,
           side_wins, first_out, length):
     """Add every edge's and every round end's reach-weighted counts.
@@ -61,7 +106,6 @@ def _walk(rules, symmetric, first_child, infoset, infoset_offset, strategy, tota
     actions = np.empty(k.MAX_LEGAL, dtype=np.int64)
     probs = np.empty(k.MAX_CHANCE_OUTCOMES + k.MAX_LEGAL, dtype=np.float64)
     n = rules[k.R_N]
-    base = 4 * n
     stack[0] = k.initial_state(rules)
     node_of[0] = 0
     touched_of[0] = initially_mentioned(stack[0], n)
@@ -75,13 +119,7 @@ def _walk(rules, symmetric, first_child, infoset, infoset_offset, strategy, tota
         r = reach[top]
         cur = k.current_player(state)
         if cur == k.TERMINAL_PLAYER:
-            totals[_ROUNDS] += r
-            winner = state[k.S_WINNER]
-            if winner < 0:
-                totals[_DRAW] += r
-            else:
-                side_wins[winner % 2 if rules[k.R_TEAMS] else winner] += r
-            length[state[k.S_TURN]] += r
+            _count_end(state, rules, r, totals, side_wins, length)
             continue
         m = expand(state, rules, cur, symmetric, touched, actions, probs)
         if cur != k.CHANCE_PLAYER:
@@ -92,7 +130,6 @@ def _walk(rules, symmetric, first_child, infoset, infoset_offset, strategy, tota
         node_of = grow_1d(node_of, top + m)
         touched_of = grow_1d(touched_of, top + m)
         reach = grow_1d(reach, top + m)
-        phase = state[k.S_PHASE]
         out_before = _eliminated(state, rules)
         f = first_child[node]
         for i in range(m):
@@ -100,31 +137,10 @@ def _walk(rules, symmetric, first_child, infoset, infoset_offset, strategy, tota
             if w == 0.0:
                 continue
             a = actions[i]
-            if phase == k.PH_TURN and a >= n:
-                totals[_USE] += w
-            elif phase == k.PH_AFTER_PEEK:
-                if a == base + k.A_SILENT:
-                    totals[_SILENT] += w
-                else:
-                    totals[_ANNOUNCE] += w
-                    if state[k.S_CARD + state[k.S_PEEK_POS]] != a - base - k.A_ANNOUNCE:
-                        totals[_BLUFF] += w
-            elif phase == k.PH_RESPOND and a == base + k.A_CHALLENGE:
-                totals[_CHALLENGE] += w
             nxt = stack[top]
             nxt[:] = state
             k.apply_action(nxt, rules, a)
-            events = nxt[k.S_EVENTS]
-            if events & k.EV_CHALLENGE_RIGHT:
-                totals[_RIGHT] += w
-            if events & k.EV_TURN_CAP:
-                totals[_CAP] += w
-            if events & k.EV_ELIMINATION:
-                totals[_ELIMINATIONS] += w
-                if out_before == 0:
-                    for s in range(rules[k.R_PLAYERS]):
-                        if nxt[k.S_STRIKES + s] >= rules[k.R_STRIKES]:
-                            first_out[s] += w
+            _count_edge(state, rules, a, nxt, w, out_before, totals, first_out)
             node_of[top] = f + i
             touched_of[top] = mentioned_after(touched, cur, a, nxt, n)
             reach[top] = w
@@ -133,7 +149,9 @@ def _walk(rules, symmetric, first_child, infoset, infoset_offset, strategy, tota
 
 @dataclasses.dataclass(frozen=True)
 class TableBalance:
-    """What a strategy profile does at a table of any size, per round, exactly.
+    """What a strategy profile does at a table of any size, per round: exactly
+(`table_balance`) or from sampled self-play (`sampled_table_balance`, with the 95%
+half-width of each seat's value; the other figures are sample means).
 
     seat_values[s]: seat s's expected payoff (zero-sum: +1 for a win; a loss is -1 for
     two sides, -1/(players-1) for each loser beyond); side_wins[side]: P(that seat, or
@@ -148,8 +166,10 @@ class TableBalance:
     first_out: np.ndarray
     length: np.ndarray
     totals: dict
-
-    method = "exact (every deal, reach-weighted)"
+    method: str = "exact (every deal, reach-weighted)"
+    # sampled balance only: the rounds played and the 95% half-width of each seat's value
+    rounds: int | None = None
+    value_half_width: np.ndarray | None = None
 
     @property
     def sides(self) -> list[str]:
@@ -164,8 +184,10 @@ class TableBalance:
         rows = []
         for position, seat in enumerate(order, start=1):
             side = seat % 2 if v.teams else seat
-            rows.append({"seat": seat, "plays": position, "value": self.seat_values[seat],
-                         "wins": self.side_wins[side],
+            row = {"seat": seat, "plays": position, "value": self.seat_values[seat]}
+            if self.value_half_width is not None:
+                row["value_95"] = self.value_half_width[seat]
+            rows.append({**row, "wins": self.side_wins[side],
                          "first_eliminated": self.first_out[seat]})
         return pd.DataFrame(rows).set_index("seat")
 
@@ -235,11 +257,16 @@ def table_balance(variant: Variant, tree: FlatTree, strategy: np.ndarray,
                         first_out, length, dict(zip(TOTALS, totals.tolist())))
 
 
-def table_balance_from_run(run_dir) -> TableBalance:
-    """Exact balance of the strategy `robinwood solve` stored in run_dir (any player
-    count); a missing, corrupt or mismatched strategy is a one-line StrategyFileError."""
-    from solver.store import StrategyFileError
+def table_balance_from_run(run_dir, rounds: int = 20_000, seed: int = 0) -> TableBalance:
+    """Balance of the strategy `robinwood solve` stored in run_dir (any player count):
+    exact for a tabular run, from `rounds` rounds of seeded self-play for a Monte Carlo
+    CFR run; a missing, corrupt or mismatched strategy is a one-line StrategyFileError."""
+    from solver.store import StrategyFileError, read_metadata
 
+    if read_metadata(run_dir).get("kind") == "mccfr":
+        from solver.players.agents import load_table_agent
+
+        return sampled_table_balance(load_table_agent(run_dir), rounds, seed)
     from .exact import load_exact_run
 
     variant, tree, strategy, symmetric = load_exact_run(run_dir)
@@ -248,3 +275,76 @@ def table_balance_from_run(run_dir) -> TableBalance:
     except ValueError as e:
         raise StrategyFileError(f"the strategy in {run_dir} is not a valid strategy: "
                                 f"{e}") from None
+
+
+@jit
+def _sample(rules, rounds, seed, players, totals, side_wins, first_out, length, values,
+            squares):
+    """`rounds` rounds of self-play, seat s moved by players[s], counted as `_walk`
+    counts (each round weight 1); values[s]/squares[s]: sums of seat s's payoff and of
+    its square."""
+    np.random.seed(seed)
+    legal = np.empty(k.MAX_LEGAL, dtype=np.int64)
+    chance_p = np.empty(k.MAX_CHANCE_OUTCOMES, dtype=np.float64)
+    probs = np.empty(k.MAX_LEGAL, dtype=np.float64)
+    scratch = np.empty((mk.SCRATCH_ROWS, k.MAX_LEGAL), dtype=np.int64)
+    abst = np.empty(k.MAX_LEGAL, dtype=np.int64)
+    nxt = np.empty(k.S_SIZE, dtype=np.int64)
+    for _ in range(rounds):
+        state = k.initial_state(rules)
+        know = mk.initial_knowledge(state, rules)
+        while state[k.S_PHASE] != k.PH_TERMINAL:
+            cur = k.current_player(state)
+            if cur == k.CHANCE_PLAYER:
+                c = k.chance_outcomes(state, rules, legal, chance_p)
+                a = ka.draw(legal, chance_p, c)
+            else:
+                m = k.legal_actions(state, rules, legal)
+                ka.agent_probs(players[cur], state, rules, know, cur, legal, m, scratch,
+                               abst, probs)
+                a = ka.draw(legal, probs, m)
+            nxt[:] = state
+            k.apply_action(nxt, rules, a)
+            _count_edge(state, rules, a, nxt, 1.0, _eliminated(state, rules), totals,
+                        first_out)
+            mk.observe(know, state, a, nxt, rules)
+            state[:] = nxt
+        _count_end(state, rules, 1.0, totals, side_wins, length)
+        for s in range(rules[k.R_PLAYERS]):
+            v = mk.payoff(state, rules, s)
+            values[s] += v
+            squares[s] += v * v
+
+
+def sampled_table_balance(agent, rounds: int = 20_000, seed: int = 0,
+                          variant: Variant | None = None) -> TableBalance:
+    """Balance of `agent` (a solver.players Agent: a Monte Carlo CFR table, or a bot
+    on the `variant` given) playing every seat, from `rounds` rounds of seeded self-play
+    in the numba core: each figure is a sample mean; seat values carry their 95%
+    half-width."""
+    if agent.variant is not None and variant is not None and agent.variant != variant:
+        raise ValueError(f"{agent.name} was trained on {agent.variant}, not {variant}")
+    variant = agent.variant or variant
+    if variant is None:
+        raise ValueError(f"{agent.name} has no variant: give the variant to play")
+    if rounds < 1:
+        raise ValueError(f"rounds must be at least 1, got {rounds}")
+    totals = np.zeros(len(TOTALS))
+    side_wins = np.zeros(2 if variant.teams else variant.players)
+    first_out = np.zeros(variant.players)
+    length = np.zeros(variant.max_turns + 1)
+    values = np.zeros(variant.players)
+    squares = np.zeros(variant.players)
+    players = tuple(agent.player(s) for s in range(variant.players))
+    _sample(rules_array(variant), rounds, seed, players, totals, side_wins, first_out,
+            length, values, squares)
+    mean = values / rounds
+    spread = np.sqrt(np.maximum(squares / rounds - mean ** 2, 0.0))
+    half = 1.959963984540054 * spread / np.sqrt(rounds)
+    scale = 1.0 / rounds
+    return TableBalance(variant, mean, side_wins * scale, first_out * scale,
+                        length * scale, {key: x * scale for key, x in
+                                         zip(TOTALS, totals.tolist())},
+                        method=f"sampled self-play ({rounds:,} rounds, seed {seed}; "
+                               f"seat values with 95% intervals)",
+                        rounds=rounds, value_half_width=half)

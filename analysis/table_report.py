@@ -90,8 +90,9 @@ def summary_paragraph(balance: TableBalance, metadata: dict) -> str:
     sides = ", ".join(f"{side} {p:.1%}" for side, p in zip(balance.sides, balance.side_wins))
     best = seats["value"].idxmax()
     worst = seats["value"].idxmin()
-    text = (f"When every player follows this strategy ({v}, measured exactly over every "
-            f"deal), the rounds are won by: {sides}; {balance.totals['draws']:.1%} reach "
+    how = ("measured exactly over every deal" if balance.value_half_width is None
+           else f"measured by {balance.method}")
+    text = (f"When every player follows this strategy ({v}, {how}), the rounds are won by: {sides}; {balance.totals['draws']:.1%} reach "
             f"the turn cap and are drawn. The player who starts (seat {v.first_player}) "
             f"has a value of {first['value']:+.3f} a round. Seat {best} does best "
             f"({seats.at[best, 'value']:+.3f}) and seat {worst} worst "
@@ -144,9 +145,10 @@ def compare_tables(a: TableBalance, b: TableBalance, names: tuple[str, str]
 
 
 def write_table_report(run_dir, out_dir=None, parquet: bool = False,
-                       compare_dir=None) -> Path:
+                       compare_dir=None, rounds: int | None = None, seed: int = 0) -> Path:
     """Write the report of a 3-4 player or team run (and, with compare_dir, its seats
-    and rates beside another run's of the same table size); returns index.html."""
+    and rates beside another run's of the same table size); returns index.html. A Monte
+    Carlo CFR run's balance is sampled from `rounds` rounds of self-play (default 20,000)."""
     import jinja2
     from markupsafe import Markup
 
@@ -157,7 +159,8 @@ def write_table_report(run_dir, out_dir=None, parquet: bool = False,
 
     run_dir = Path(run_dir)
     metadata = read_metadata(run_dir)
-    balance = table_balance_from_run(run_dir)
+    sampling = {"rounds": rounds or 20_000, "seed": seed}
+    balance = table_balance_from_run(run_dir, **sampling)
     name = run_dir.resolve().name
     out = Path(out_dir) if out_dir is not None else Path("reports") / name
     out.mkdir(parents=True, exist_ok=True)
@@ -174,15 +177,18 @@ def write_table_report(run_dir, out_dir=None, parquet: bool = False,
     strength = _read_table_strength(run_dir)
     if strength is not None:
         tables["strength"] = strength
+
     convergence = read_convergence(run_dir)
     if convergence is not None:
         tables["convergence"] = convergence
     compared = ""
     titles = dict(TITLES)
+    if metadata.get("kind") == "mccfr":
+        titles["strength"] = TITLES["strength"].replace("exact", "by play, 95% intervals")
     if compare_dir is not None:
         from .report import ReportError
 
-        other = table_balance_from_run(compare_dir)
+        other = table_balance_from_run(compare_dir, **sampling)
         v, w = balance.variant, other.variant
         if (v.players, v.teams) != (w.players, w.teams):
             raise ReportError(f"--compare needs the same table: {v} has {v.players} "

@@ -505,22 +505,22 @@ def _exploit_table(run_dir, as_json: bool) -> None:
 def stats(run_dir, as_json):
     """Reach-weighted statistics of the strategy in RUN_DIR (exact for exact solves,
     100,000 sampled self-play rounds for Monte Carlo CFR runs): what each peeked card
-    leads to announce, bluff and challenge rates, outcomes. For 3-4 players and teams
-    (exact solves): each seat's value, wins and chance of being eliminated first, and
-    the round's rates."""
+    leads to announce, bluff and challenge rates, outcomes. For 3-4 players and teams:
+    each seat's value, wins and chance of being eliminated first, and the round's
+    rates (exact solves: exactly; Monte Carlo CFR runs: 20,000 self-play rounds)."""
     import pandas as pd
 
     from analysis import profile_statistics_from_run
     from solver.store import read_metadata
 
     metadata = read_metadata(run_dir)
+    if _players_of(metadata) > 2:
+        _echo_table_balance(run_dir, as_json)
+        return
     if metadata.get("kind") == "mccfr":
         from analysis.sampled import profile_statistics_sampled
 
         st = profile_statistics_sampled(run_dir, rounds=100_000, seed=0)
-    elif _players_of(metadata) > 2:
-        _echo_table_balance(run_dir, as_json)
-        return
     else:
         st = profile_statistics_from_run(run_dir)
     tables = {
@@ -551,7 +551,8 @@ def stats(run_dir, as_json):
               help="Output folder (default: reports/<name of RUN_DIR>).")
 @click.option("--parquet", is_flag=True, help="Write tables/ as Parquet instead of CSV.")
 @click.option("--rounds", type=COUNT, default=None,
-              help="Self-play rounds for sampled (MCCFR) statistics (default 100000).")
+              help="Self-play rounds for sampled (MCCFR) statistics (default 100000; "
+                   "20000 at 3-4 players and in teams).")
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the sampled self-play.")
 def report(run_dir, other, out, parquet, rounds, seed):
@@ -578,7 +579,8 @@ def report(run_dir, other, out, parquet, rounds, seed):
     if players_of_run(run_dir) > 2:  # 3-4 players, teams
         from analysis.table_report import write_table_report
 
-        index = write_table_report(run_dir, out, parquet=parquet, compare_dir=other)
+        index = write_table_report(run_dir, out, parquet=parquet, compare_dir=other,
+                                   rounds=rounds, seed=seed)
     else:
         index = write_report(run_dir, out, other, parquet=parquet, rounds=rounds, seed=seed)
     click.echo(f"report written to {index} ({time.perf_counter() - start:.1f} s); "
@@ -829,6 +831,45 @@ def league(agent, opponents, variant_text, rounds, seed, as_json, fallback, **pa
                f"which overstates it: `robinwood exploit` replays it on fresh rounds")
 
 
+def _exploit_table_play(run_dir, rounds, seed, as_json, fallback) -> None:
+    """`robinwood exploit` for a Monte Carlo CFR run of 3-4 players or teams: the
+    strategy in each seat (pair) against copies of every scripted player, by play
+    (solver.evaluation.table_play); writes RUN_DIR/table_strength.json."""
+    from pathlib import Path
+
+    import pandas as pd
+
+    from solver.evaluation.table_play import table_play
+    from solver.players.agents import load_table_agent
+    from solver.store import atomic_write_bytes
+
+    strategy = load_table_agent(run_dir, fallback)
+    say = (lambda text: None) if as_json else (
+        lambda text: click.echo(f"robinwood: {text}", err=True))
+    result = table_play(strategy.variant, strategy, rounds=rounds, seed=seed, progress=say)
+    data = result.to_json()
+    data["rounds"] = rounds
+    data["seed"] = seed
+    data["summary"] = json.loads(result.summary().to_json(orient="index"))
+    atomic_write_bytes(Path(run_dir) / "table_strength.json",
+                       json.dumps(data, indent=2).encode())
+    if as_json:
+        click.echo(json.dumps(data, indent=2))
+        return
+    summary = result.summary()
+    with pd.option_context("display.width", 140, "display.max_columns", 20,
+                           "display.float_format", "{:.4f}".format):
+        click.echo(f"{strategy.name} in each seat against copies of each scripted player, "
+                   f"{rounds:,} rounds a seat (share of rounds won, a draw counting "
+                   f"{result.fair_share:.4f}; fair share {result.fair_share:.4f}; 95% "
+                   f"intervals)\n{summary.to_string()}")
+    every = int(summary["beats_fair_share_in_every_seat"].sum())
+    mean = int(summary["beats_fair_share"].sum())
+    click.echo(f"above the fair share with 95% confidence: against {mean} of "
+               f"{len(summary)} players seat-averaged, {every} of {len(summary)} in every "
+               f"seat")
+
+
 @cli.command()
 @click.argument("run_dir", type=WritableDir(writes="strength.json"))
 @click.option("--minutes", type=MINUTES, default=None,
@@ -878,6 +919,11 @@ def exploit(run_dir, minutes, iterations, rounds, lbr_rounds, lbr_continuations,
     metadata = read_metadata(run_dir)
     if metadata.get("kind") != "mccfr" and _players_of(metadata) > 2:
         return _exploit_table(run_dir, as_json)
+    if _players_of(metadata) > 2:
+        if minutes is not None or iterations is not None:
+            raise click.UsageError("the trained exploiter plays two-player rounds; at 3-4 "
+                                   "players and in teams drop --minutes/--iterations")
+        return _exploit_table_play(run_dir, rounds, seed, as_json, fallback)
     strategy = load_table_agent(run_dir, fallback)
 
     def say(text):

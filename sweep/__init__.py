@@ -1,6 +1,6 @@
 """What-if sweeps: one command over a grid of variants, each solved by the method that
-fits (exact, for any player count; Monte Carlo CFR for two players; random play for
-3-4 players whose tree is too big), with a tidy table of metrics, the value of each
+fits (exact where the tree fits, Monte Carlo CFR otherwise, at any player count; random
+play only when asked for), with a tidy table of metrics, the value of each
 rule and a report (docs/sweeps.md).
 
     from sweep import spec_from_text, run_sweep

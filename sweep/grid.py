@@ -34,8 +34,7 @@ class SolveSettings:
     with other settings solves again instead of reusing rows.
 
     method: auto picks exact when the counted tree fits the memory budget, Monte Carlo
-    CFR otherwise (two players), random play for 3-4 players and teams whose tree is too
-    big for the exact solver.
+    CFR otherwise (any table size); random play only when asked for.
     Exact: DCFR, exploitability measured every `exact_eval_every` iterations (a stopping
     point that depends on iterations, not on speed) until `exact_target` or
     `exact_max_iterations`. Monte Carlo CFR: `mccfr_iterations` traversals per seat

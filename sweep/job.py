@@ -80,6 +80,10 @@ def _mccfr(task: Task, out: Path) -> dict:
     summary = solve_mccfr(config, out, max_iterations=iterations,
                           max_seconds=None if iterations else s["mccfr_seconds"],
                           checkpoint_seconds=1e9, report_seconds=1e9)
+    budget = (f"{iterations:,} traversals per seat" if iterations else
+              f"{summary['seconds']:.0f} s, {summary['iterations']:,} traversals per seat")
+    if variant.players > 2:
+        return _mccfr_table(task, out, variant, summary, budget)
     stats = profile_statistics_sampled(out, rounds=s["rounds"], seed=task.seed)
     stats.export(out / "tables")
     match = head_to_head(variant, load_table_agent(out), bot("heuristic"),
@@ -87,14 +91,38 @@ def _mccfr(task: Task, out: Path) -> dict:
     # Both seats pooled: the mean of two independent seat means.
     halves = [(hi - lo) / 2 for lo, hi in (seat.value_interval() for seat in match.seats)]
     half = (halves[0] ** 2 + halves[1] ** 2) ** 0.5 / 2
-    budget = (f"{iterations:,} traversals per seat" if iterations else
-              f"{summary['seconds']:.0f} s, {summary['iterations']:,} traversals per seat")
     return {"rows": metrics.from_profile(stats),
             "statistics": f"sampled self-play, {s['rounds']:,} rounds",
             "quality_measure": "value against the heuristic bot, both seats" + (
                 " (locked decisions played as locked)" if task.lock_lines else ""),
             "quality": match.value, "quality_lo": match.value - half,
             "quality_hi": match.value + half,
+            "solver": f"Monte Carlo CFR, {budget}",
+            "peak_memory_bytes": summary["peak_memory_bytes"]}
+
+
+def _mccfr_table(task: Task, out: Path, variant, summary: dict, budget: str) -> dict:
+    """3-4 players and teams: balance from sampled self-play of the trained table
+    (analysis.table_balance), quality the strategy's seat-averaged share of rounds won
+    against copies of the heuristic bot (solver.evaluation.table_play; fair share 1/N,
+    1/2 for a team)."""
+    from analysis.table_balance import sampled_table_balance
+    from solver.evaluation.table_play import table_play
+    from solver.players.agents import load_table_agent
+
+    s = task.settings
+    agent = load_table_agent(out)
+    balance = sampled_table_balance(agent, rounds=s["rounds"], seed=task.seed)
+    balance.export(out / "tables")
+    play = table_play(variant, agent, opponents=("heuristic",),
+                      rounds=s["quality_rounds"], seed=task.seed)
+    row = play.summary().loc["heuristic"]
+    return {"rows": metrics.from_table_balance(balance),
+            "statistics": f"sampled self-play, {s['rounds']:,} rounds",
+            "quality_measure": f"share of rounds won against copies of the heuristic bot, "
+                               f"every seat (fair share {play.fair_share:.3g})",
+            "quality": float(row["win_share"]), "quality_lo": float(row["low"]),
+            "quality_hi": float(row["high"]),
             "solver": f"Monte Carlo CFR, {budget}",
             "peak_memory_bytes": summary["peak_memory_bytes"]}
 
@@ -111,9 +139,7 @@ def _random(task: Task, out: Path) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_bytes(out / "simulation.json",
                        json.dumps(result.to_json(), indent=2).encode())
-    why = ("random play asked for" if task.settings["method"] == "random" else
-           "its tree is too big for the exact solver, and Monte Carlo CFR handles two "
-           "players only")
+    why = "random play asked for"
     return {"rows": metrics.from_simulation(result, variant.first_player, variant.teams),
             "statistics": f"random play (uniform legal moves, not a strategy; {why}), "
                           f"{task.settings['rounds']:,} rounds",

@@ -82,14 +82,26 @@ def from_profile(stats) -> list[dict]:
 
 
 def from_table_balance(balance) -> list[dict]:
-    """Rows for an exact profile at any table size (analysis.table_balance): the same
-    metrics as from_profile but the best-of-3 match, which needs two players."""
+    """Rows for a profile at any table size (analysis.table_balance; exact, or sampled
+    with intervals on the first player's figures): the same metrics as from_profile
+    but the best-of-3 match, which needs two players."""
     v = balance.variant
     first_side = v.first_player % 2 if v.teams else v.first_player
     rows = []
+    n = balance.rounds    # sampled self-play: intervals on the first player's figures
     if len(balance.side_wins) == 2:
-        rows.append(_row("first_player_value", balance.seat_values[v.first_player]))
-    rows.append(_row("first_player_win_rate", balance.side_wins[first_side]))
+        value = balance.seat_values[v.first_player]
+        if n:
+            half = balance.value_half_width[v.first_player]
+            rows.append(_row("first_player_value", value, value - half, value + half))
+        else:
+            rows.append(_row("first_player_value", value))
+    wins = balance.side_wins[first_side]
+    if n:
+        rows.append(_row("first_player_win_rate", wins,
+                         *wilson_interval(round(wins * n), n)))
+    else:
+        rows.append(_row("first_player_win_rate", wins))
     rates = balance.rates()
     for metric in ("bluff_rate", "challenge_rate", "challenge_right_rate", "mean_turns",
                    "turn_cap_rate"):

@@ -3,9 +3,9 @@ anything runs so the scheduler can keep two big solves apart.
 
 Exact when the counted tree (solver.exact.robinwood_tree.count_nodes, position-symmetric
 for two players, as the solve job builds it) fits the memory budget at the job's bytes a
-node; otherwise Monte Carlo CFR for two players (its table cap is what it needs) and, for
-3-4 players and teams, whose Monte Carlo CFR does not exist yet, random play, labelled
-as such (or an error when the exact method was asked for).
+node; otherwise Monte Carlo CFR at any table size (its table cap is what it needs; an
+error when the exact method was asked for). Random play only when asked for, labelled
+as such.
 """
 
 from __future__ import annotations
@@ -97,10 +97,10 @@ def _needs_full_tree(point: Point) -> bool:
 def precheck(point: Point, settings: SolveSettings) -> None:
     """The checks that need no tree counting (so a bad grid fails at once)."""
     v = point.variant
-    if not _two_player(v) and settings.method == "mccfr":
-        raise GridError(f"variant {v} has {v.players} players"
-                        f"{' in teams' if v.teams else ''}: Monte Carlo CFR handles "
-                        f"two-player rounds; use method exact (small trees), auto or random")
+    if not _two_player(v) and settings.method == "mccfr" and point.lock_lines:
+        raise GridError(f"{point.key}: locked decisions of {v.players} players are solved "
+                        f"exactly (Monte Carlo CFR locks two-player rounds); use method "
+                        f"exact or auto on a tree that fits")
 
 
 def choose(point: Point, settings: SolveSettings, memory_budget: int,
@@ -127,14 +127,12 @@ def choose(point: Point, settings: SolveSettings, memory_budget: int,
             raise GridError(f"variant {v} cannot be solved exactly: its tree has more "
                             f"than {cap:,} nodes, more than the "
                             f"{memory_budget / GiB:.1f} GiB memory budget holds; use "
-                            f"method auto (Monte Carlo CFR for two players, random play "
-                            f"beyond), raise --memory-gb or lower max_turns")
-        if not _two_player(v):
-            if point.lock_lines:
-                raise GridError(f"{point.key}: locked decisions of {v.players} players "
-                                f"are solved exactly, and its tree has more than {cap:,} "
-                                f"nodes; lower max_turns or raise --memory-gb")
-            return "random", None, PROCESS_BYTES
+                            f"method auto (Monte Carlo CFR where the tree does not fit), raise "
+                            f"--memory-gb or lower max_turns")
+        if not _two_player(v) and point.lock_lines:
+            raise GridError(f"{point.key}: locked decisions of {v.players} players "
+                            f"are solved exactly, and its tree has more than {cap:,} "
+                            f"nodes; lower max_turns or raise --memory-gb")
     if mccfr_bytes > memory_budget:
         raise GridError(f"variant {v} needs Monte Carlo CFR with a "
                         f"{settings.mccfr_table_gb:g} GiB table, more than the "

@@ -134,11 +134,9 @@ def _methods_sentence(variants: pd.DataFrame) -> str:
              "mccfr": "solved by Monte Carlo CFR (chosen when the tree does not fit the "
                       "memory budget, or asked for; statistics from sampled self-play, "
                       "with 95% intervals)",
-             "random": "measured by random play only (uniformly random legal moves: "
-                       "3-4 players or teams whose tree is too big for the exact solver, "
-                       "which have no Monte Carlo CFR yet, or random play was asked for; "
-                       "these numbers describe the rules under random moves, not good "
-                       "play)"}
+             "random": "measured by random play only (uniformly random legal moves, as "
+                       "asked for; these numbers describe the rules under random moves, "
+                       "not good play)"}
     parts = [f"{n} {'variant' if n == 1 else 'variants'} {words[m]}" for m, n in counts.items()]
     failed = variants[variants["status"] == "failed"]
     text = "; ".join(parts) + "."

@@ -23,8 +23,8 @@ from solver.mccfr import kernels as mk
 from solver.mccfr.job import solve_mccfr
 from solver.mccfr.trainer import MCCFRConfig, MCCFRError, MCCFRSolver
 from solver.players.agents import AgentPolicy, bot, trained_agent
-from solver.evaluation.table_play import (SeatResult, TablePlay, play_side, seat_groups,
-                                          table_play)
+from solver.evaluation.table_play import (TABLE_OPPONENTS, SeatResult, TablePlay,
+                                          play_side, seat_groups, table_play)
 
 THREE = game_def.parse("standard:players=3")
 FOUR = game_def.parse("standard:players=4")
@@ -217,3 +217,60 @@ def test_a_short_table_beats_random_players_in_every_seat():
     play = table_play(THREE, agent, opponents=("uniform",), rounds=1000, seed=1)
     row = play.summary().loc["uniform"]
     assert row["beats_fair_share_in_every_seat"], play.rows()
+
+
+def test_sampled_balance_of_random_players_matches_the_random_simulator():
+    """Self-play balance of the uniform bot (analysis.table_balance, sampled) against
+    game_def.simulate's random rounds of the same variant: wins per side, mean length
+    and bluff rate agree within 4 sigma; the seat values sum to zero."""
+    from analysis.table_balance import sampled_table_balance
+    from game_def.simulate import simulate
+
+    for variant in (THREE, TEAMS):
+        rounds = 4000
+        ours = sampled_table_balance(bot("uniform"), rounds, seed=3, variant=variant)
+        theirs = simulate(variant, rounds, seed=4)
+        assert ours.seat_values.sum() == pytest.approx(0.0, abs=1e-9)
+        for side, wins in enumerate(theirs.wins):
+            p = (ours.side_wins[side] + wins / rounds) / 2
+            sigma = math.sqrt(2 * p * (1 - p) / rounds)
+            assert abs(ours.side_wins[side] - wins / rounds) < 4 * sigma, (variant, side)
+        hist = theirs.turn_histogram
+        turns = np.arange(len(hist))
+        mean = (hist * turns).sum() / hist.sum()
+        spread = math.sqrt((hist * (turns - mean) ** 2).sum() / hist.sum())
+        assert abs(ours.rates()["mean_turns"] - mean) < 4 * spread * math.sqrt(2 / rounds)
+        rate = ours.rates()["bluff_rate"]
+        assert 0.5 < rate < 1.0    # uniform announcements are mostly bluffs
+
+
+def test_exploit_stats_and_report_at_three_seats(tmp_path):
+    """The CLI on a three-player Monte Carlo CFR run: exploit writes table_strength.json
+    by play, stats and the report give the sampled balance, labelled as such."""
+    from click.testing import CliRunner
+
+    from robinwood.cli import cli
+
+    run = tmp_path / "run"
+    runner = CliRunner()
+    result = runner.invoke(cli, ["solve", "--variant", "standard:players=3", "--algo",
+                                 "mccfr", "--iterations", "200", "--out", str(run)])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(cli, ["exploit", str(run), "--rounds", "200"])
+    assert result.exit_code == 0, result.output
+    assert "fair share 0.3333" in result.output and "Traceback" not in result.output
+    data = json.loads((run / "table_strength.json").read_text())
+    assert data["method"] == "play" and data["rounds"] == 200
+    assert set(data["summary"]) == set(TABLE_OPPONENTS)
+    assert len(data["rows"]) == 3 * len(data["summary"])
+    result = runner.invoke(cli, ["exploit", str(run), "--iterations", "10"])
+    assert result.exit_code == 2 and "two-player" in result.output
+    result = runner.invoke(cli, ["stats", str(run)])
+    assert result.exit_code == 0, result.output
+    assert "sampled self-play (20,000 rounds" in result.output
+    result = runner.invoke(cli, ["report", str(run), "--out", str(tmp_path / "report"),
+                                 "--rounds", "2000"])
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / "report" / "report.md").read_text()
+    assert "sampled self-play (2,000 rounds" in text
+    assert "by play, 95% intervals" in text and "| honest |" in text

@@ -212,7 +212,7 @@ def test_the_method_follows_the_counted_tree_and_the_players():
     method, nodes, need = choose(point, settings, 8 * 1024**3, lambda v, c, s: -1)
     assert method == "mccfr" and need == 2 * 1024**3 + PROCESS_BYTES
     # 3-4 players: exact where the (non-symmetric) tree fits, at the job's bytes a node
-    # with every player's payoff; random play beyond, and an error if exact was asked for
+    # with every player's payoff; Monte Carlo CFR beyond, an error if exact was asked for
     three = Point(0, {}, game_def.parse("rspx:players=3,max_turns=2"))
     symmetric_asked = []
 
@@ -223,11 +223,14 @@ def test_the_method_follows_the_counted_tree_and_the_players():
     method, nodes, need = choose(three, settings, 8 * 1024**3, count3)
     assert (method, nodes, need) == ("exact", 1000, PROCESS_BYTES + (per_node + 24) * 1000)
     assert symmetric_asked == [False]
-    assert choose(three, settings, PROCESS_BYTES + per_node * 1000, count3)[0] == "random"
+    assert choose(three, settings, 8 * 1024**3, lambda v, c, s: -1)[0] == "mccfr"
     with pytest.raises(GridError, match="cannot be solved exactly"):
         choose(three, SolveSettings(method="exact"), PROCESS_BYTES + per_node * 1000, count3)
-    with pytest.raises(GridError, match="two-player"):
-        choose(three, SolveSettings(method="mccfr"), 8 * 1024**3, count3)
+    assert choose(three, SolveSettings(method="mccfr"), 8 * 1024**3, count3)[0] == "mccfr"
+    locked = Point(0, {}, three.variant, lock="monk",
+                   lock_lines=("respond claim=Monk: pass=1",))
+    with pytest.raises(GridError, match="locked decisions of 3 players"):
+        choose(locked, SolveSettings(method="mccfr"), 8 * 1024**3, count3)
     with pytest.raises(GridError, match="--mccfr-table-gb"):
         choose(point, settings, 1024**3, lambda v, c, s: -1)
 
@@ -309,6 +312,40 @@ def test_the_command_line_resumes_a_finished_sweep_without_solving(reference):
     assert result.exit_code == 0, result.output
     assert "0 solved, 0 failed, 4 skipped" in result.output
     assert str(reference.root / "table.csv") in result.output
+
+
+def test_four_players_and_teams_on_the_printed_deck_by_monte_carlo_cfr(tmp_path):
+    """Tables too big for the exact solver get Monte Carlo CFR, not random play: the
+    balance rows from sampled self-play of the trained table (equal to
+    analysis.table_balance on the same seed), with intervals; the quality the share of
+    rounds won against copies of the heuristic bot."""
+    from analysis.table_balance import sampled_table_balance
+    from solver.players.agents import load_table_agent
+
+    spec = spec_from_text("teams=false,true", "standard:players=4", "tables",
+                          settings=SolveSettings(method="auto", mccfr_seconds=None,
+                                                 mccfr_iterations=200, rounds=2000,
+                                                 quality_rounds=200))
+    result = run_sweep(spec, tmp_path / "tables", workers=2, progress=False,
+                       say=lambda t: None)
+    t = result.table
+    assert result.failed == 0 and set(t["method"]) == {"mccfr"}
+    assert t["statistics"].str.startswith("sampled self-play").all()
+    for text, fair in (("standard:players=4", 0.25), ("standard:players=4,teams=true", 0.5)):
+        rows = t[t["variant"] == text].set_index("metric")
+        assert rows["quality_measure"].iloc[0].startswith(
+            "share of rounds won against copies of the heuristic bot")
+        assert f"fair share {fair:g}" in rows["quality_measure"].iloc[0]
+        assert rows["quality_lo"].iloc[0] < rows["quality"].iloc[0] < rows["quality_hi"].iloc[0]
+        lo, value, hi = rows.loc["first_player_win_rate", ["lo", "value", "hi"]]
+        assert lo < value < hi
+        run = result.root / "runs" / text.replace(":", "_").replace(",", "_")
+        again = sampled_table_balance(load_table_agent(run), rounds=2000,
+                                      seed=int(json.loads(
+                                          (run / "metadata.json").read_text())["seed"]))
+        first = 0
+        assert value == pytest.approx(again.side_wins[first], abs=1e-12)
+    assert "random play" not in (result.root / "report.md").read_text()
 
 
 def test_three_and_four_players_are_solved_exactly_where_the_tree_fits(tmp_path):
