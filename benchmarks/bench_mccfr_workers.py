@@ -78,7 +78,7 @@ def main() -> None:
         for workers in (1, 2):
             config = dataclasses.replace(base, chunks=chunks, workers=workers)
             runs[workers] = _timed(config, args.batches, args.repeats)
-        traversals = 2 * args.batches * base.batch_iterations
+        traversals = variant.players * args.batches * base.batch_iterations
         same = _same_tables(runs[1][1], runs[2][1])
         for workers in (1, 2):
             seconds = runs[workers][0]
