@@ -294,15 +294,8 @@ def _sample(rules, rounds, seed, players, totals, side_wins, first_out, length, 
         state = k.initial_state(rules)
         know = mk.initial_knowledge(state, rules)
         while state[k.S_PHASE] != k.PH_TERMINAL:
-            cur = k.current_player(state)
-            if cur == k.CHANCE_PLAYER:
-                c = k.chance_outcomes(state, rules, legal, chance_p)
-                a = ka.draw(legal, chance_p, c)
-            else:
-                m = k.legal_actions(state, rules, legal)
-                ka.agent_probs(players[cur], state, rules, know, cur, legal, m, scratch,
-                               abst, probs)
-                a = ka.draw(legal, probs, m)
+            a = ka.table_move(players, state, rules, know, legal, chance_p, probs, scratch,
+                              abst)
             nxt[:] = state
             k.apply_action(nxt, rules, a)
             _count_edge(state, rules, a, nxt, 1.0, _eliminated(state, rules), totals,

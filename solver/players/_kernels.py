@@ -314,6 +314,20 @@ def _play(rules, rounds, seed, a_seat, seats, min_visits, tally):
 
 
 @jit
+def _table_move(players, state, rules, know, legal, chance_p, probs, scratch, abst):
+    """The next action of a round at any table size, drawn from numpy's random stream:
+    a chance outcome by its probability, seat s's move from players[s] (a tuple of one
+    Player per seat) on what the seat knows (`know`). The rest are work arrays."""
+    cur = k.current_player(state)
+    if cur == k.CHANCE_PLAYER:
+        c = k.chance_outcomes(state, rules, legal, chance_p)
+        return _draw(legal, chance_p, c)
+    m = k.legal_actions(state, rules, legal)
+    _agent_probs(players[cur], state, rules, know, cur, legal, m, scratch, abst, probs)
+    return _draw(legal, probs, m)
+
+
+@jit
 def _play_table(rules, rounds, seed, players, hero, tally):
     """Play `rounds` rounds of a table of any size, seat s moved by players[s] (a tuple
     of one Player per seat), the seats in bit mask `hero` being the side measured.
@@ -333,15 +347,8 @@ def _play_table(rules, rounds, seed, players, hero, tally):
         state = k.initial_state(rules)
         know = ab.initial_knowledge(state, rules)
         while state[k.S_PHASE] != k.PH_TERMINAL:
-            cur = k.current_player(state)
-            if cur == k.CHANCE_PLAYER:
-                c = k.chance_outcomes(state, rules, legal, chance_p)
-                a = _draw(legal, chance_p, c)
-            else:
-                m = k.legal_actions(state, rules, legal)
-                _agent_probs(players[cur], state, rules, know, cur, legal, m, scratch, abst,
-                             probs)
-                a = _draw(legal, probs, m)
+            a = _table_move(players, state, rules, know, legal, chance_p, probs, scratch,
+                            abst)
             before[:] = state
             k.apply_action(state, rules, a)
             ab.observe(know, before, a, state, rules)

@@ -1,13 +1,14 @@
 """The players' kernel interface: how kernels in other packages ask a player to move.
 
 Tournaments, the local best response and the trained exploiter (solver.evaluation), the
-abstraction's exact cost and the sampled analysis (analysis.sampled) play bots, league
-players and table agents inside their own kernels. They use only the names below,
-re-exported from the private `_kernels`: the player kinds, the decision kinds and
-coverage classes a tournament counts (`DK_*`, `COV_*`), and the kernels that give a
-seat's action probabilities and play rounds (`play_table`: any table size), and the structures they take: a seat's
-`Player` (kind, parameters, its table for that seat), both seats' `Seats`, and a
-tournament's `Tally`. Build a Player with `solver.players.agents.Agent.player(seat)`.
+abstraction's exact cost and the sampled analysis (analysis.sampled, analysis.table_balance)
+play bots, league players and table agents inside their own kernels. They use only the
+names below, re-exported from the private `_kernels`: the player kinds, the decision
+kinds and coverage classes a tournament counts (`DK_*`, `COV_*`), the kernels that give
+a seat's action probabilities and play rounds (`play_table` and `table_move`, one move
+of such a round: any table size), and the structures they take: a seat's `Player`
+(kind, parameters, its table for that seat), both seats' `Seats`, and a tournament's
+`Tally`. Build a Player with `solver.players.agents.Agent.player(seat)`.
 """
 
 from ._kernels import (  # noqa: F401  (re-exported layout)
@@ -25,5 +26,6 @@ from ._kernels import (  # noqa: F401  (re-exported kernels)
     _replay as replay,
     _replay_probs as replay_probs,
     _seat_probs as seat_probs,
+    _table_move as table_move,
     _table_probs as table_probs,
 )
