@@ -609,8 +609,7 @@ def report(run_dir, other, out, parquet, rounds, seed):
                    "exact or Monte Carlo CFR, and which jobs run together.")
 @click.option("--method", type=click.Choice(["auto", "exact", "mccfr", "random"]),
               default=None, help="auto (default): exact if the tree fits, else Monte Carlo "
-                                 "CFR (two players); random play for 3-4 players beyond "
-                                 "the exact solver.")
+                                 "CFR (any table size); random: random play only.")
 @click.option("--target-exploitability", type=POSITIVE, default=None,
               help="Exact: stop at this exploitability (default 1e-3).")
 @click.option("--mccfr-seconds", type=SECONDS, default=None,

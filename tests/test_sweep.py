@@ -243,8 +243,6 @@ def test_the_method_follows_the_counted_tree_and_the_players():
     (["--grid", "strikes=", "--base", "rspx"], ["no values", "strikes=v1,v2"]),
     (["--grid", "players=2,4 teams=false,true", "--base", "standard"],
      ["players=2, teams=true", "team mode needs players=4"]),
-    (["--grid", "players=2,3", "--base", "rspx:max_turns=3", "--method", "mccfr"],
-     ["3 players", "Monte Carlo CFR handles two-player rounds"]),
     (["--grid", "max_turns=40", "--base", "standard", "--method", "exact",
       "--memory-gb", "1"], ["cannot be solved exactly", "--memory-gb"]),
     (["--grid", "strikes=1", "--base", "rspx:colour=red"], ["base variant", "'colour'"]),
