@@ -6,6 +6,13 @@ the OpenSpiel game `robin_des_bois`, registered when this package is imported.
 
 Box contents the rules do not give (colours, values, copies, gold cards, hand size and
 limit, players) are game parameters with documented defaults (rules.PARAMETER_DEFAULTS).
+
+A numba core plays the same rules fast (docs/robin-des-bois-rules.md, "Fast core"):
+
+    result = robin_des_bois.simulate({"players": 3}, games=10_000, seed=1)
+
+`simulate`, `SimulationResult` and `CoreState` are loaded on first use, so importing the
+game does not import numba.
 """
 
 from __future__ import annotations
@@ -15,6 +22,20 @@ from .game import GAME_NAME, RobinDesBoisGame, RobinDesBoisObserver
 from .rules import PARAMETER_DEFAULTS, Rules, RulesError, from_params
 from .state import RobinDesBoisState, utilities
 
-__all__ = ["ActionLayout", "GAME_NAME", "PARAMETER_DEFAULTS", "RobinDesBoisGame",
-           "RobinDesBoisObserver", "RobinDesBoisState", "Rules", "RulesError",
-           "from_params", "utilities"]
+__all__ = ["ActionLayout", "CoreState", "GAME_NAME", "PARAMETER_DEFAULTS",
+           "RobinDesBoisGame", "RobinDesBoisObserver", "RobinDesBoisState", "Rules",
+           "RulesError", "SimulationResult", "from_params", "simulate", "utilities"]
+
+_LAZY = {"simulate": "simulation", "SimulationResult": "simulation", "CoreState": "core"}
+
+
+def __getattr__(name: str):
+    """The numba-backed names, imported on first use (PEP 562)."""
+    if name in _LAZY:
+        import importlib
+
+        module = importlib.import_module(f".{_LAZY[name]}", __name__)
+        value = getattr(module, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
