@@ -214,6 +214,8 @@ def write_table_report(run_dir, out_dir=None, parquet: bool = False,
             ("seat_values", seats_figure(balance), "Each seat's value a round"),
             ("round_length", round_length_figure(balance), "How long a round lasts"),
             ("convergence", figures.convergence_figure(convergence),
+             "The training's progress (iterations, infosets, speed, memory)"
+             if metadata.get("kind") == "mccfr" else
              "The solve's progress (exploitability: NashConv / players)")):
         if fig is not None:
             save_png(fig, out / f"{key}.png")
