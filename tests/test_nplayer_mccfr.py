@@ -274,3 +274,29 @@ def test_exploit_stats_and_report_at_three_seats(tmp_path):
     text = (tmp_path / "report" / "report.md").read_text()
     assert "sampled self-play (2,000 rounds" in text
     assert "by play, 95% intervals" in text and "| honest |" in text
+
+
+@pytest.mark.parametrize("variant", TABLES, ids=str)
+def test_league_players_read_their_own_seat_at_every_table(variant):
+    """docs/bots.md through action strings at 3-4 seats and in teams: the truthful
+    challenger challenges every Robin claim; the silent player passes a claim it cannot
+    rule out but challenges one it knows is false (it peeked the card itself); the
+    leader bluffer claims a leader on a Peasant."""
+    game = game_def.load_game(variant)
+    claim = game_def.play(game, "peek 0", "deal Peasant", "announce Robin")
+    assert _named(game, claim, bot("truthful_challenger")) == {"challenge": 1.0}
+    assert _named(game, claim, bot("silent")) == {"pass": 1.0}
+    bluffed = _named(game, game_def.play(game, "peek 0", "deal Peasant"),
+                     bot("leader_bluffer"))
+    assert set(bluffed) <= {"announce Robin", "announce Sheriff"}
+    # seat 1 peeks position 3 (a Peasant) on its turn; seat 0's later Robin claim there
+    # is a lie seat 1 knows, and only seat 1
+    moves = ["peek 0", "deal Monk", "silent", "peek 3", "deal Peasant", "silent"]
+    for pos, card in list(zip((5, 6), ("Deputy", "Companion")))[:variant.players - 2]:
+        moves += [f"peek {pos}", f"deal {card}", "silent"]   # seats 2, 3 stay silent
+    state = game_def.play(game, *moves, "peek 3", "announce Robin")
+    assert state.current_player() != 0
+    while state.current_player() != 1:   # the seats asked before seat 1 pass
+        state = game_def.play(state, "pass")
+    assert _named(game, state, bot("silent")) == {"challenge": 1.0}
+    assert _named(game, state, bot("honest")) == {"pass": 1.0}
