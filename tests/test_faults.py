@@ -66,8 +66,10 @@ def uninterrupted(args, out: Path):
     return json.loads(result.output[result.output.index("{"):])
 
 
-def test_mccfr_killed_and_resumed_gives_the_uninterrupted_table(tmp_path):
-    args = ["solve", "--variant", "rspx:max_turns=3", "--algo", "mccfr", "--iterations",
+@pytest.mark.parametrize("variant", ["rspx:max_turns=3",
+                                     "rspx:players=3,max_turns=3"])  # one table a seat
+def test_mccfr_killed_and_resumed_gives_the_uninterrupted_table(tmp_path, variant):
+    args = ["solve", "--variant", variant, "--algo", "mccfr", "--iterations",
             "20000", "--workers", "2", "--seed", "7", "--checkpoint-every", "0.2"]
     proc = start(args, tmp_path / "killed")
     kill_after_first_checkpoint(proc, tmp_path / "killed")
