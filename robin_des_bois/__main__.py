@@ -1,0 +1,256 @@
+"""`python -m robin_des_bois balance`: the designers' balance report of Robin des Bois
+(robin_des_bois.balance) as index.html, report.md, PNG figures and tables/*.csv, in the
+look of the Robin Wood reports (analysis/table_report.py).
+
+    python -m robin_des_bois balance [--games N] [--sweep-games M] [--seed S]
+        [--players random|greedy_stasher|thief|defender|search] [--out reports/robin-des-bois]
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from pathlib import Path
+
+import click
+import pandas as pd
+from matplotlib.figure import Figure
+
+from . import balance as B
+
+_HTML = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Robin des Bois: balance for designers</title>
+<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.45}
+table{border-collapse:collapse;margin:.5rem 0 1rem}td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:right}
+th:first-child,td:first-child{text-align:left}img{max-width:100%}</style></head><body>
+<h1>Robin des Bois: balance for designers</h1>
+<p>{{ box }} · every seat {{ players }} · generated {{ generated }} · {{ seconds }} s</p>
+<p>{{ summary }}</p>
+{% for note in notes %}<p><em>{{ note }}</em></p>{% endfor %}
+{% for title, table in tables %}<h2>{{ title }}</h2>{{ table }}{% endfor %}
+{% for fig in figures %}<figure><img src="{{ fig.file }}" alt="{{ fig.caption }}"><figcaption>{{ fig.caption }}</figcaption></figure>{% endfor %}
+<p>Tables as CSV files in <code>tables/</code>. Method: {{ method }}.</p>
+</body></html>
+"""
+
+_MARKDOWN = """# Robin des Bois: balance for designers
+
+{{ box }} · every seat {{ players }} · generated {{ generated }} · {{ seconds }} s
+
+{{ summary }}
+{% for note in notes %}
+*{{ note }}*
+{% endfor %}
+{% for title, table in tables %}
+## {{ title }}
+
+{{ table }}
+{% endfor %}
+{% for fig in figures %}
+![{{ fig.caption }}]({{ fig.file }})
+{% endfor %}
+Tables as CSV files in `tables/`. Method: {{ method }}.
+"""
+
+TITLES = {"seats": "Seats (seat 0 plays first): win share, ties split, 95% interval",
+          "metrics": "Rates per game, 95% intervals",
+          "effects": "Effect of each parameter, one at a time around the defaults "
+                     "(value minus default, 95% interval; with this many comparisons a few "
+                     "intervals miss zero by chance alone)",
+          "sweep": "Sweep: every combination of players and copies (headline metrics)",
+          "run": "This run"}
+
+
+def _fmt(frame: pd.DataFrame) -> pd.DataFrame:
+    out = frame.copy()
+    for col in out.columns:
+        if out[col].dtype.kind == "f":
+            out[col] = out[col].map(lambda x: f"{x:.4g}" if abs(x) >= 1 else f"{x:.3f}")
+    return out
+
+
+def effects_wide(eff: pd.DataFrame) -> pd.DataFrame:
+    """The tidy effects as one row per parameter value, one 'delta [lo, hi]' column per
+    metric (for reading; tables/effects.csv keeps the tidy form)."""
+    if not len(eff):
+        return eff
+    cells = eff.assign(cell=[f"{d:+.3g} [{lo:+.3g}, {hi:+.3g}]"
+                             for d, lo, hi in zip(eff["delta"], eff["lo"], eff["hi"])])
+    wide = cells.pivot_table(index=["parameter", "value", "default"], columns="metric",
+                             values="cell", aggfunc="first", sort=False)
+    wide = wide[[m for m in B.HEADLINE if m in wide.columns]]
+    return wide.reset_index().rename_axis(columns=None)
+
+
+def _markdown(frame: pd.DataFrame) -> str:
+    shown = _fmt(frame)
+    header = [str(c) for c in shown.columns]
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    for row in shown.itertuples(index=False):
+        lines.append("| " + " | ".join(str(x) for x in row) + " |")
+    return "\n".join(lines)
+
+
+def _html(frame: pd.DataFrame) -> str:
+    return _fmt(frame).to_html(border=0, na_rep="–", index=False)
+
+
+# ----- figures -----------------------------------------------------------------------------
+def seats_figure(result: B.BalanceResult) -> Figure:
+    seats = result.seats
+    fig = Figure(figsize=(6.4, 3.6), layout="constrained")
+    ax = fig.add_subplot()
+    err = [seats["win_share"] - seats["lo"], seats["hi"] - seats["win_share"]]
+    ax.bar([f"seat {s}" for s in seats["seat"]], seats["win_share"], yerr=err,
+           capsize=6, color="#4c72b0")
+    ax.axhline(1 / len(seats), color="#333333", linewidth=0.8, linestyle="--",
+               label=f"fair share 1/{len(seats)}")
+    ax.set_ylabel("win share (ties split), 95% interval")
+    ax.set_ylim(0, max(0.6, float(seats["hi"].max()) * 1.15))
+    ax.legend(loc="upper right")
+    return fig
+
+
+def effect_figure(effects: pd.DataFrame, metric: str, xlabel: str) -> Figure:
+    rows = effects[effects["metric"] == metric].reset_index(drop=True)
+    fig = Figure(figsize=(6.4, 0.28 * len(rows) + 1.2), layout="constrained")
+    ax = fig.add_subplot()
+    labels = [f"{p}={v if v else '(none)'}" for p, v in zip(rows["parameter"], rows["value"])]
+    y = range(len(rows))[::-1]
+    ax.errorbar(rows["delta"], list(y), xerr=[rows["delta"] - rows["lo"],
+                                               rows["hi"] - rows["delta"]],
+                fmt="o", color="#4c72b0", capsize=3)
+    ax.axvline(0, color="#333333", linewidth=0.8)
+    ax.set_yticks(list(y), labels)
+    ax.set_xlabel(xlabel)
+    return fig
+
+
+def summary_paragraph(r: B.BalanceResult, eff: pd.DataFrame, marianne: dict) -> str:
+    n = r.num_players
+    fpa, (lo, hi) = r.value("first_player_advantage"), r.interval("first_player_advantage")
+    verdict = ("a real advantage" if lo > 0 else "a real disadvantage" if hi < 0
+               else "not distinguishable from zero")
+    steals, unst = r.value("steals"), r.value("unstoppable")
+    text = (f"With {r.players} play in every seat of a {n}-player game ({r.games:,} games), "
+            f"the first player's win share is {r.seats.at[0, 'win_share']:.3f} against a "
+            f"fair {1 / n:.3f}: an advantage of {fpa:+.3f} [{lo:+.3f}, {hi:+.3f}], "
+            f"{verdict}. Games last {r.value('mean_turns'):.1f} turns; the best score "
+            f"beats the worst by {r.value('mean_spread'):.1f} points and the second best "
+            f"by {r.value('mean_margin'):.1f}, and {r.value('tie_rate'):.1%} of games end "
+            f"with the best score shared. A game sees {r.value('stashes'):.1f} stashes and "
+            f"{steals:.1f} steals ({unst:.1f} unstoppable, "
+            f"{r.value('counterable'):.1f} counterable), {r.value('counters'):.1f} "
+            f"counters and {r.value('thefts'):.1f} successful thefts")
+    if "marianne_protections" in set(r.metrics["metric"]):
+        text += (f"; Marianne keeps her holder's treasures out of reach at "
+                 f"{r.value('marianne_protections'):.1f} steals a game")
+    text += "."
+    if len(eff):
+        f = eff[eff["metric"] == "first_player_advantage"]
+        big = f.loc[f["delta"].abs().idxmax()]
+        s = eff[eff["metric"] == "steals"]
+        most = s.loc[s["delta"].abs().idxmax()]
+        text += (f" One parameter at a time, the largest change of the first-player "
+                 f"advantage comes from {big['parameter']}={big['value'] or '(none)'} "
+                 f"({big['delta']:+.3f} [{big['lo']:+.3f}, {big['hi']:+.3f}]) and of the "
+                 f"steal rate from {most['parameter']}={most['value'] or '(none)'} "
+                 f"({most['delta']:+.2f} [{most['lo']:+.2f}, {most['hi']:+.2f}] steals a "
+                 f"game).")
+    return text
+
+
+def write_report(out: Path, games: int, sweep_games: int, seed: int, players: str,
+                 effect_grid=None, sweep_grid=None, marianne_games: int | None = None
+                 ) -> Path:
+    """Run the balance, the one-at-a-time effects and the sweep; write the report."""
+    import jinja2
+    from markupsafe import Markup
+
+    start = time.perf_counter()
+    out = Path(out)
+    result = B.balance(None, games, seed, players, marianne_games=marianne_games)
+    marianne = B.marianne_effect()
+    eff = B.effects(B.EFFECT_GRID if effect_grid is None else effect_grid, None,
+                    sweep_games, seed, players)
+    sw = B.sweep(B.SWEEP_GRID if sweep_grid is None else sweep_grid, None, sweep_games,
+                 seed, players)
+    seconds = time.perf_counter() - start
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "tables").mkdir(exist_ok=True)
+    run = pd.DataFrame({"fact": ["params", "players", "games", "effect/sweep games per "
+                                 "variant", "seed", "method", "marianne on/off",
+                                 "seconds", "command"],
+                        "value": [str(result.params), players, result.games, sweep_games,
+                                  seed, result.method, marianne["note"],
+                                  f"{seconds:.1f}", " ".join(["python -m robin_des_bois"]
+                                                             + sys.argv[1:])]})
+    tables = {"seats": result.seats, "metrics": result.metrics, "effects": eff,
+              "sweep": sw, "run": run}
+    for name, frame in tables.items():
+        frame.to_csv(out / "tables" / f"{name}.csv", index=False)
+    shown_sweep = sw[sw["metric"].isin(B.HEADLINE)]
+    shown = {"seats": result.seats, "metrics": result.metrics, "effects": effects_wide(eff),
+             "sweep": shown_sweep, "run": run}
+    images = []
+    for key, fig, caption in (
+            ("seat_win_shares", seats_figure(result),
+             "Each seat's win share with its 95% interval (dashed: the fair share)"),
+            ("effect_first_player_advantage",
+             effect_figure(eff, "first_player_advantage",
+                           "change of the first-player advantage vs the defaults"),
+             "Each parameter's effect on the first-player advantage (95% interval)"),
+            ("effect_steals", effect_figure(eff, "steals",
+                                            "change of steals per game vs the defaults"),
+             "Each parameter's effect on the steal rate (95% interval)")):
+        fig.savefig(out / f"{key}.png", dpi=110)
+        images.append({"file": f"{key}.png", "caption": caption})
+    box = ", ".join(f"{k}={v}" for k, v in result.params.items())
+    context = {"box": box, "players": players, "generated": time.strftime("%Y-%m-%d %H:%M"),
+               "seconds": f"{seconds:.0f}", "summary": summary_paragraph(result, eff, marianne),
+               "notes": result.notes + [marianne["note"]], "figures": images,
+               "method": result.method + f"; effects and sweep: {sweep_games:,} games per "
+                                         f"variant, Marianne not counted there"}
+    html = jinja2.Environment(autoescape=True).from_string(_HTML).render(
+        **context, tables=[(TITLES[k], Markup(_html(v))) for k, v in shown.items()])
+    (out / "index.html").write_text(html, encoding="utf-8")
+    md = jinja2.Environment(autoescape=False, keep_trailing_newline=True).from_string(
+        _MARKDOWN).render(**context, tables=[(TITLES[k], _markdown(v))
+                                             for k, v in shown.items()])
+    (out / "report.md").write_text(re.sub(r"\n{3,}", "\n\n", md), encoding="utf-8")
+    return out / "index.html"
+
+
+@click.group()
+def cli() -> None:
+    """Robin des Bois tools."""
+
+
+@cli.command("balance")
+@click.option("--games", type=int, default=None,
+              help="games for the seat and rate tables (default 100000 random, 1000 "
+                   "scripted)")
+@click.option("--sweep-games", type=int, default=None,
+              help="games per variant in the effects and the sweep (default 20000 random, "
+                   "200 scripted)")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--players", default="random", show_default=True,
+              help="random, greedy_stasher, thief, defender or search, in every seat")
+@click.option("--out", type=click.Path(file_okay=False), default="reports/robin-des-bois",
+              show_default=True)
+def balance_command(games, sweep_games, seed, players, out) -> None:
+    """Write the designers' balance report (index.html, report.md, PNGs, tables/)."""
+    scripted = players != "random"
+    games = games if games is not None else (1000 if scripted else 100_000)
+    sweep_games = sweep_games if sweep_games is not None else (200 if scripted else 20_000)
+    start = time.perf_counter()
+    try:
+        path = write_report(Path(out), games, sweep_games, seed, players)
+    except ValueError as err:
+        raise click.ClickException(str(err).splitlines()[0]) from None
+    click.echo(f"wrote {path} in {time.perf_counter() - start:.1f} s")
+
+
+if __name__ == "__main__":
+    cli()
