@@ -264,8 +264,9 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
           max_memory_gb,
           symmetry, lock_texts, lock_file, seed, as_json, **params):
     """Solve a variant: exactly (CFR family over the full game tree, any player count)
-    or by Monte Carlo CFR (--algo mccfr, two players), optionally with locked
-    decisions (--lock, --lock-file)."""
+    or by Monte Carlo CFR (--algo mccfr, any player count: one table a seat),
+    optionally with locked decisions (--lock, --lock-file; Monte Carlo CFR locks two
+    players)."""
     from pathlib import Path
 
     from solver.exact.cfr import algorithm
