@@ -14,7 +14,8 @@ import math
 import numpy as np
 import pandas as pd
 
-from .metrics import METRICS
+from .catalogue import game_named
+from .games import DEFAULT_GAME, SweepGame
 
 BALANCE = "first_player_value"
 BALANCE_FALLBACK = "first_player_win_rate"  # 3-4 players have no two-sided value
@@ -25,10 +26,13 @@ def grid_axes(table: pd.DataFrame, options: list[str]) -> list[tuple[str, tuple[
     return [(name, tuple(pd.unique(table[name].dropna()))) for name in options]
 
 
-def rule_effects(table: pd.DataFrame, axes: list[tuple[str, tuple[str, ...]]]) -> pd.DataFrame:
+def rule_effects(table: pd.DataFrame, axes: list[tuple[str, tuple[str, ...]]],
+                 game: SweepGame | None = None) -> pd.DataFrame:
     """Long frame: option, change ('a -> b'), metric, delta (mean), delta_lo, delta_hi,
     min_delta, max_delta, pairs. Only options with two or more values appear; axes
-    as grid_axes gives them (the table's spelling)."""
+    as grid_axes gives them (the table's spelling); the metrics are the game's
+    (default Robin Wood's)."""
+    metrics = (game or game_named(DEFAULT_GAME)).metrics
     done = table[table["status"] == "done"]
     names = [name for name, values in axes if len(values) > 1]
     if done.empty or not names:
@@ -40,7 +44,7 @@ def rule_effects(table: pd.DataFrame, axes: list[tuple[str, tuple[str, ...]]]) -
             continue
         others = [n for n in names if n != name]
         for a, b in zip(options, options[1:]):
-            for metric in METRICS:
+            for metric in metrics:
                 deltas, halves = [], []
                 for key in _contexts(done, others):
                     va = _lookup(values, names, {**key, name: a}, metric)
@@ -86,12 +90,13 @@ def _lookup(values: pd.DataFrame, names: list[str], key: dict, metric: str):
     return float(row["value"]), float(half)
 
 
-def balance_metric(effects: pd.DataFrame) -> str | None:
-    """The balance metric the effects table has: the first player's value, else (3-4
-    players only) their win rate."""
-    for metric in (BALANCE, BALANCE_FALLBACK):
-        if (effects["metric"] == metric).any():
-            return metric
+def balance_metric(effects: pd.DataFrame, game: SweepGame | None = None) -> str | None:
+    """The balance metric the effects table has, the game's first headline present
+    (Robin Wood: the first player's value, else (3-4 players only) their win rate)."""
+    game = game or game_named(DEFAULT_GAME)
+    for headline in game.headlines:
+        if (effects["metric"] == headline.metric).any():
+            return headline.metric
     return None
 
 
@@ -108,18 +113,29 @@ def _fmt(metric: str, x: float) -> str:
     return f"{x:+.3f}"
 
 
-def effects_paragraph(effects: pd.DataFrame) -> str:
-    """Which rules move balance most (and what moves bluffing and round length), from
-    rule_effects; says where the sign depends on the other options."""
-    metric = balance_metric(effects)
+def _threshold(metric: str) -> str:
+    """SAME in the metric's unit, for 'no option moves it by more than ...'."""
+    if metric.endswith("_rate"):
+        return "0.05 percentage points"
+    return "0.0005 turns" if metric == "mean_turns" else "0.0005"
+
+
+def effects_paragraph(effects: pd.DataFrame, game: SweepGame | None = None) -> str:
+    """Which rules move balance most (and what moves the game's other headline
+    metrics: bluffing and round length for Robin Wood), from rule_effects; says where
+    the sign depends on the other options."""
+    game = game or game_named(DEFAULT_GAME)
+    metric = balance_metric(effects, game)
     if metric is None:
         return ("No option flips between two finished variants, so the grid measures no "
                 "rule's effect; give an option two or more values.")
     bal = effects[effects["metric"] == metric].copy()
     bal["size"] = bal["delta"].abs()
     bal = bal.sort_values("size", ascending=False, kind="stable")
-    what = ("the first player's value a round" if metric == BALANCE
-            else "the first player's win rate")
+    what = {BALANCE: "the first player's value a round",
+            BALANCE_FALLBACK: "the first player's win rate"}.get(
+                metric, game.effect_metrics.get(metric, metric).replace(
+                    "first player's", "the first player's"))
     sentences = []
     still = bal[(bal["min_delta"].abs() < SAME) & (bal["max_delta"].abs() < SAME)]
     top = bal.iloc[0]
@@ -140,17 +156,13 @@ def effects_paragraph(effects: pd.DataFrame) -> str:
         sentences.append("Balance does not move with "
                          + _join([f"{r['option']} ({r['change']})" for _, r in still.iterrows()])
                          + " in this grid (under 0.0005 in every pair).")
-    for other, words in (("bluff_rate", "the bluff rate"),
-                         ("challenge_rate", "the challenge rate"),
-                         ("mean_turns", "the round length"),
-                         ("turn_cap_rate", "the turn-cap (draw) rate")):
+    for other, words in game.effect_words:
         part = effects[effects["metric"] == other]
         if part.empty:
             continue
         r = part.loc[part["delta"].abs().idxmax()]
         if abs(r["delta"]) < SAME:
-            sentences.append(f"No option moves {words} by more than "
-                             f"{'0.05 percentage points' if other != 'mean_turns' else '0.0005 turns'}.")
+            sentences.append(f"No option moves {words} by more than {_threshold(other)}.")
             continue
         sentences.append(f"{words[0].upper() + words[1:]} moves most with {r['option']} "
                          f"({r['change']}): {_fmt(other, r['delta'])}.")

@@ -1,5 +1,6 @@
 """Figures of a sweep, from its tidy table (matplotlib Figure objects, no pyplot state,
-as analysis.figures)."""
+as analysis.figures). What each figure draws is the game's (sweep.games.SweepGame):
+its balance headline, its bar groups, its length panels and its effect metrics."""
 
 from __future__ import annotations
 
@@ -10,11 +11,12 @@ from matplotlib.patches import Patch
 
 from analysis.figures import RATE_COLOURS
 
-from .effects import BALANCE, BALANCE_FALLBACK
+from .catalogue import game_named
+from .games import DEFAULT_GAME, BarGroup, SweepGame
 
-METHOD_COLOURS = {"exact": "#4c72b0", "mccfr": "#dd8452", "random": "#8c8c8c"}
-METHOD_NAMES = {"exact": "exact solve", "mccfr": "Monte Carlo CFR (sampled)",
-                "random": "random play (not a strategy)"}
+METHOD_COLOURS = {"exact": "#4c72b0", "mccfr": "#dd8452", "play": "#55a868",
+                  "random": "#8c8c8c"}
+GROUP_COLOURS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860")
 
 
 def _variants(table: pd.DataFrame) -> pd.DataFrame:
@@ -45,24 +47,33 @@ def _labels(table: pd.DataFrame, variants: list[str], options: list[str]) -> lis
     return ["  ".join(f"{o}={rows.at[v, o]}" for o in options) for v in variants]
 
 
-def _method_legend(ax, methods):
-    ax.legend(handles=[Patch(color=METHOD_COLOURS[m], label=METHOD_NAMES[m])
+def _game(game: SweepGame | None) -> SweepGame:
+    return game or game_named(DEFAULT_GAME)
+
+
+def _method_legend(ax, methods, game: SweepGame):
+    ax.legend(handles=[Patch(color=METHOD_COLOURS[m], label=game.method_names[m])
                        for m in METHOD_COLOURS if m in set(methods)],
               fontsize=8, loc="best")
 
 
-def balance_figure(table: pd.DataFrame, options: list[str]) -> Figure | None:
-    """The first player's value per variant (their win rate when some variant has 3-4
-    players), with 95% intervals where sampled; colour = how it was measured."""
+def balance_figure(table: pd.DataFrame, options: list[str],
+                   game: SweepGame | None = None) -> Figure | None:
+    """The game's balance headline per variant (Robin Wood: the first player's value,
+    their win rate when some variant has 3-4 players), with 95% intervals where
+    sampled; colour = how it was measured."""
+    game = _game(game)
     v = _variants(table)
     if v.empty:
         return None
     names = list(v["variant"])
-    metric = BALANCE
-    value, lo, hi = _metric(table, BALANCE, names)
-    if np.isnan(value).any():
-        metric = BALANCE_FALLBACK
-        value, lo, hi = _metric(table, BALANCE_FALLBACK, names)
+    headline = game.headlines[0]
+    value, lo, hi = _metric(table, headline.metric, names)
+    for fallback in game.headlines[1:]:
+        if not np.isnan(value).any():
+            break
+        headline = fallback
+        value, lo, hi = _metric(table, headline.metric, names)
     fig = Figure(figsize=(7.5, 1.2 + 0.42 * len(names)), layout="constrained")
     ax = fig.add_subplot()
     y = np.arange(len(names))[::-1]
@@ -70,44 +81,48 @@ def balance_figure(table: pd.DataFrame, options: list[str]) -> Figure | None:
             xerr=_errors(value, lo, hi), capsize=3)
     for yi, x in zip(y, value):
         if np.isfinite(x):
-            ax.annotate(f"{x:+.3f}" if metric == BALANCE else f"{100 * x:.1f}%", (x, yi),
+            ax.annotate(f"{100 * x:.1f}%" if headline.probability else f"{x:+.3f}", (x, yi),
                         xytext=(4 if x >= 0 else -4, 0), textcoords="offset points",
                         ha="left" if x >= 0 else "right", va="center", fontsize=8)
     ax.axvline(0, color="#333", linewidth=0.8)
     ax.set_yticks(y, _labels(table, names, options), fontsize=8)
-    ax.set_xlabel("value a round for the player who starts (+1 win, -1 loss)"
-                  if metric == BALANCE else "P(the player who starts wins the round)")
-    ax.set_title("Balance: the first player's edge per variant\n(error bars: 95% "
-                 "intervals where sampled)", fontsize=10)
+    ax.set_xlabel(headline.label)
+    ax.set_title(f"{game.balance_title}\n(error bars: 95% intervals where sampled)",
+                 fontsize=10)
     ax.margins(x=0.15)
     ax.grid(axis="x", alpha=0.3)
-    _method_legend(ax, v["method"])
+    _method_legend(ax, v["method"], game)
     return fig
 
 
-def rates_figure(table: pd.DataFrame, options: list[str]) -> Figure | None:
-    """Bluff, challenge and right-challenge rates per variant."""
+def group_figure(table: pd.DataFrame, options: list[str], group: BarGroup) -> Figure | None:
+    """A group of metrics side by side per variant (Robin Wood: bluff, challenge and
+    right-challenge rates)."""
     v = _variants(table)
     if v.empty:
         return None
     names = list(v["variant"])
-    series = {"bluff_rate": "P(bluff | announced)",
-              "challenge_rate": "P(challenged | announced)",
-              "challenge_right_rate": "P(bluff | challenged)"}
-    fig = Figure(figsize=(max(7.5, 1.8 + 1.1 * len(names)), 5.0), layout="constrained")
+    series = group.series
+    fig = Figure(figsize=(max(7.5, 1.8 + 0.37 * len(series) * len(names)), 5.0),
+                 layout="constrained")
     ax = fig.add_subplot()
     x = np.arange(len(names))
     width = 0.8 / len(series)
+    middle = (len(series) - 1) / 2
     for i, (metric, label) in enumerate(series.items()):
         value, lo, hi = _metric(table, metric, names)
-        ax.bar(x + (i - 1) * width, np.nan_to_num(value), width, label=label,
-               color=RATE_COLOURS[metric], yerr=_errors(value, lo, hi), capsize=2)
+        colour = RATE_COLOURS.get(metric, GROUP_COLOURS[i % len(GROUP_COLOURS)])
+        ax.bar(x + (i - middle) * width, np.nan_to_num(value), width, label=label,
+               color=colour, yerr=_errors(value, lo, hi), capsize=2)
     ax.set_xticks(x, _labels(table, names, options), fontsize=7, rotation=25, ha="right",
                   rotation_mode="anchor")
-    ax.set_ylim(0, 1.12)
-    ax.set_ylabel("probability")
+    if group.probability:
+        ax.set_ylim(0, 1.12)
+    else:
+        ax.margins(y=0.15)
+    ax.set_ylabel(group.ylabel)
     random = [n for n, m in zip(names, v["method"]) if m == "random"]
-    ax.set_title("Bluffs and challenges per variant"
+    ax.set_title(group.title
                  + (" (random-play variants: rates of random moves)" if random else ""),
                  fontsize=10)
     ax.legend(fontsize=8, ncol=3, loc="upper center", frameon=False)
@@ -115,50 +130,54 @@ def rates_figure(table: pd.DataFrame, options: list[str]) -> Figure | None:
     return fig
 
 
-def length_figure(table: pd.DataFrame, options: list[str]) -> Figure | None:
-    """Mean round length and turn-cap (draw) rate per variant."""
+def rates_figure(table: pd.DataFrame, options: list[str]) -> Figure | None:
+    """Robin Wood's bluff, challenge and right-challenge rates per variant."""
+    return group_figure(table, options, game_named(DEFAULT_GAME).groups[0])
+
+
+def length_figure(table: pd.DataFrame, options: list[str],
+                  game: SweepGame | None = None) -> Figure | None:
+    """The game's length panels per variant (Robin Wood: mean round length and the
+    turn-cap (draw) rate)."""
+    game = _game(game)
     v = _variants(table)
     if v.empty:
         return None
     names = list(v["variant"])
     fig = Figure(figsize=(11, 1.4 + 0.42 * len(names)), layout="constrained")
-    axes = fig.subplots(1, 2, sharey=True)
+    axes = fig.subplots(1, len(game.length), sharey=True, squeeze=False)[0]
     y = np.arange(len(names))[::-1]
     colours = [METHOD_COLOURS[m] for m in v["method"]]
-    for ax, metric, xlabel in ((axes[0], "mean_turns", "turns a round lasts (mean)"),
-                               (axes[1], "turn_cap_rate", "P(the round reaches the turn "
-                                                          "cap): a draw")):
-        value, lo, hi = _metric(table, metric, names)
+    for ax, panel in zip(axes, game.length):
+        value, lo, hi = _metric(table, panel.metric, names)
         ax.barh(y, np.nan_to_num(value), color=colours, xerr=_errors(value, lo, hi),
                 capsize=3)
         for yi, x in zip(y, value):
             if np.isfinite(x):
-                ax.annotate(f"{x:.2f}" if metric == "mean_turns" else f"{100 * x:.1f}%",
+                ax.annotate(f"{100 * x:.1f}%" if panel.probability else f"{x:.2f}",
                             (x, yi), xytext=(4, 0), textcoords="offset points",
                             va="center", fontsize=8)
-        ax.set_xlabel(xlabel)
+        ax.set_xlabel(panel.label)
         ax.margins(x=0.18)
         ax.grid(axis="x", alpha=0.3)
     axes[0].set_yticks(y, _labels(table, names, options), fontsize=8)
-    _method_legend(axes[1], v["method"])
-    fig.suptitle("Round length and turn cap per variant", fontsize=10)
+    _method_legend(axes[-1], v["method"], game)
+    fig.suptitle(game.length_title, fontsize=10)
     return fig
 
 
-EFFECT_METRICS = {BALANCE: "first player's value", BALANCE_FALLBACK: "first player's win rate",
-                  "bluff_rate": "bluff rate", "challenge_rate": "challenge rate",
-                  "mean_turns": "mean turns", "turn_cap_rate": "turn-cap rate"}
-
-
-def effects_figure(effects: pd.DataFrame) -> Figure | None:
+def effects_figure(effects: pd.DataFrame, game: SweepGame | None = None) -> Figure | None:
     """The value of a rule: per metric, the change when one option alone flips (mean
     over the other options' settings; bars 95% intervals where sampled, dots the
     smallest and largest single difference)."""
+    game = _game(game)
     if effects.empty:
         return None
-    metrics = [m for m in EFFECT_METRICS if (effects["metric"] == m).any()]
-    if BALANCE in metrics and BALANCE_FALLBACK in metrics:
-        metrics.remove(BALANCE_FALLBACK)
+    titles = game.effect_metrics
+    metrics = [m for m in titles if (effects["metric"] == m).any()]
+    headlines = [h.metric for h in game.headlines if h.metric in metrics]
+    for later in headlines[1:]:   # only the first balance headline the table has
+        metrics.remove(later)
     flips = effects[["option", "change"]].drop_duplicates()
     labels = [f"{o}: {c}" for o, c in flips.itertuples(index=False)]
     cols = min(3, len(metrics))
@@ -180,7 +199,7 @@ def effects_figure(effects: pd.DataFrame) -> Figure | None:
         ax.scatter(part["min_delta"] * scale, y, marker="|", color="#222", s=60, zorder=3)
         ax.scatter(part["max_delta"] * scale, y, marker="|", color="#222", s=60, zorder=3)
         ax.axvline(0, color="#333", linewidth=0.8)
-        ax.set_title(EFFECT_METRICS[metric] + (" (pp)" if scale == 100 else ""), fontsize=9)
+        ax.set_title(titles[metric] + (" (pp)" if scale == 100 else ""), fontsize=9)
         ax.grid(axis="x", alpha=0.3)
         ax.set_yticks(y, labels, fontsize=8)
     for ax in axes.flat[len(metrics):]:

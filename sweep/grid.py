@@ -1,6 +1,8 @@
-"""A sweep's grid: a base variant and the options that vary, from a command-line string
-(`"deck=rspx,rspmx strikes=1,2 max_turns=6"`) or a TOML file, expanded into the variants
-it names. Every problem is a one-line GridError naming the bad part and the fix.
+"""A sweep's grid: a game, a base variant and the options that vary, from a command-line
+string (`"deck=rspx,rspmx strikes=1,2 max_turns=6"`) or a TOML file, expanded into the
+variants it names. Every problem is a one-line GridError naming the bad part and the fix.
+The game (a sweep.games.SweepGame; sweep.catalogue names them and reads grids given as
+text or TOML) decides the options, the variants' spelling and the settings.
 """
 
 from __future__ import annotations
@@ -8,12 +10,14 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
-from pathlib import Path
 from typing import Any
 
 from game_def.errors import RobinWoodError, VariantError
-from game_def.variant import PARAMETER_DEFAULTS, Variant, parse
+from game_def.variant import PARAMETER_DEFAULTS
 
+from .games import DEFAULT_GAME, SweepGame
+
+# Robin Wood's grid options (sweep.robin_wood); other games bring their own.
 OPTIONS = tuple(PARAMETER_DEFAULTS)  # deck, players, teams, strikes, max_turns, ...
 # `lock` is an axis of behaviours, not a rule: its values name sets of locked decisions
 # (solver.locks) defined beside the grid (--lock-def, or a [locks] table); `none` is the
@@ -82,11 +86,12 @@ class SolveSettings:
 @dataclasses.dataclass(frozen=True)
 class Point:
     """One variant of the grid: its position, the grid options' values (as text, in
-    the variant's own spelling) and the variant."""
+    the variant's own spelling) and the variant (a game_def Variant for Robin Wood,
+    the game's own variant otherwise)."""
 
     index: int
     options: dict[str, str]
-    variant: Variant
+    variant: Any
     lock: str = NO_LOCK                 # the lock axis's value (NO_LOCK: none)
     lock_lines: tuple[str, ...] = ()    # its locks, one line each (solver.locks)
 
@@ -108,21 +113,30 @@ class Point:
 
 @dataclasses.dataclass(frozen=True)
 class SweepSpec:
-    """A named grid: base variant, axes (option, values) in order, seed, settings, and
-    the named locks a `lock` axis refers to (name -> lock lines)."""
+    """A named grid: the game, its base variant, axes (option, values) in order, seed,
+    the game's settings (SolveSettings for Robin Wood; None: its defaults) and the named
+    locks a `lock` axis refers to (name -> lock lines)."""
 
     name: str
-    base: Variant
+    base: Any
     axes: tuple[tuple[str, tuple[str, ...]], ...]
+    game: SweepGame
     seed: int = 0
-    settings: SolveSettings = SolveSettings()
+    settings: Any = None
     locks: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def __post_init__(self):
-        _check_locks(self.axes, self.locks)
+        game = self.game
+        if self.settings is None:
+            object.__setattr__(self, "settings", game.settings())
+        if self.locks or any(name == LOCK for name, _ in self.axes):
+            if game.name != DEFAULT_GAME:
+                raise GridError(f"locked decisions are Robin Wood's; {game.title} has "
+                                f"no lock axis")
+            _check_locks(self.axes, self.locks)
         if not self.axes:
-            raise GridError("the grid is empty: give options and their values, e.g. "
-                            "--grid 'strikes=1,2 traitor_strikes_on_reveal=false,true'")
+            raise GridError(f"the grid is empty: give options and their values, e.g. "
+                            f"--grid '{game.grid_example}'")
         if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", self.name):
             raise GridError(f"sweep name {self.name!r} must be letters, digits, '.', '_' "
                             f"or '-' (it names the folder sweeps/<name>)")
@@ -138,23 +152,25 @@ class SweepSpec:
         names = [name for name, _ in self.axes]
         combos = [dict(zip(names, c))
                   for c in itertools.product(*(values for _, values in self.axes))]
-        built: list[Variant | VariantError] = []
+        error = self.game.variant_error
+        built: list[Any] = []
         for changes in combos:
             try:
                 built.append(self.base.replace(**{k: v for k, v in changes.items()
                                                   if k != LOCK}))
-            except VariantError as e:
+            except error as e:
                 built.append(e)
         defined = dict(self.locks)
         for i, (changes, variant) in enumerate(zip(combos, built)):
-            if not isinstance(variant, VariantError):
+            if not isinstance(variant, error):
                 continue
             # A value that no combination can play is the value's fault; otherwise the
             # combination's.
             for name, value in changes.items():
-                if name != LOCK and all(isinstance(b, VariantError) for c, b in zip(combos, built)
+                if name != LOCK and all(isinstance(b, error) for c, b in zip(combos, built)
                        if c[name] == value):
-                    raise GridError(f"grid value {name}={value}: {_alone(self.base, name, value, variant)}")
+                    raise GridError(f"grid value {name}={value}: "
+                                    f"{_alone(self.base, name, value, variant, error)}")
             raise GridError(f"grid point {_describe(changes)} on {self.base} cannot be "
                             f"played: {variant}. Change the grid so every combination is "
                             f"playable")
@@ -173,7 +189,7 @@ class SweepSpec:
         return points
 
     def to_json(self) -> dict:
-        out = {"name": self.name, "base": str(self.base),
+        out = {"game": self.game.name, "name": self.name, "base": str(self.base),
                "grid": {name: list(values) for name, values in self.axes},
                "seed": self.seed, "settings": self.settings.to_json()}
         if self.locks:
@@ -218,11 +234,12 @@ def parse_lock_defs(texts) -> tuple[tuple[str, tuple[str, ...]], ...]:
     return tuple((name, tuple(lines)) for name, lines in defs.items())
 
 
-def _alone(base: Variant, name: str, value: str, fallback: VariantError) -> str:
+def _alone(base, name: str, value: str, fallback: Exception,
+           error: type[Exception] = VariantError) -> str:
     """Why one value cannot be played: its own error on the base, else the first."""
     try:
         base.replace(**{name: value})
-    except VariantError as e:
+    except error as e:
         return str(e)
     return str(fallback)
 
@@ -231,7 +248,7 @@ def _describe(changes: dict[str, str]) -> str:
     return "(" + ", ".join(f"{k}={v}" for k, v in changes.items()) + ")"
 
 
-def _spelling(variant: Variant, option: str) -> str:
+def _spelling(variant: Any, option: str) -> str:
     """An option's value as the variant's string form writes it."""
     value = variant.to_params()[option]
     if isinstance(value, bool):
@@ -239,13 +256,16 @@ def _spelling(variant: Variant, option: str) -> str:
     return str(value)
 
 
-def _check_option(name: str, where: str) -> None:
-    if name not in AXES:
-        raise GridError(f"unknown option {name!r} in {where}; known options: "
-                        f"{', '.join(AXES)}")
+def check_option(name: str, where: str, game: SweepGame) -> None:
+    """A grid option the game has, or a GridError naming the game's options."""
+    if name not in game.options:
+        title = "" if game.name == DEFAULT_GAME else f"{game.title} "
+        raise GridError(f"unknown option {name!r} in {where}; known {title}options: "
+                        f"{', '.join(game.options)}")
 
 
-def _value_text(value: Any) -> str:
+def value_text(value: Any) -> str:
+    """A TOML grid value as the text a --grid string would give."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float, str)):
@@ -253,7 +273,8 @@ def _value_text(value: Any) -> str:
     raise GridError(f"grid values must be strings, numbers or booleans (got {value!r})")
 
 
-def _check_values(name: str, values: list[str], where: str) -> tuple[str, ...]:
+def check_values(name: str, values: list[str], where: str) -> tuple[str, ...]:
+    """An option's values, each given once and none empty."""
     values = [v for v in values if v != ""]
     if not values:
         raise GridError(f"option {name} in {where} has no values; write {name}=v1,v2")
@@ -264,102 +285,44 @@ def _check_values(name: str, values: list[str], where: str) -> tuple[str, ...]:
     return tuple(values)
 
 
-def parse_grid(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """`"deck=rspx,rspmx strikes=1,2"` -> (("deck", ("rspx", "rspmx")), ("strikes", ...))."""
+def parse_axes(text: str, game: SweepGame) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """`"deck=rspx,rspmx strikes=1,2"` -> (("deck", ("rspx", "rspmx")), ("strikes", ...)),
+    the options checked against the game's."""
     axes, names = [], set()
     for token in text.split():
         name, eq, values = token.partition("=")
         name = name.strip()
         if not eq:
             raise GridError(f"grid item {token!r} has no '='; write option=value1,value2, "
-                            f"e.g. strikes=1,2")
-        _check_option(name, "--grid")
+                            f"e.g. {game.grid_example.split()[0]}")
+        check_option(name, "--grid", game)
         if name in names:
             raise GridError(f"option {name} appears twice in --grid; list its values once, "
                             f"comma-separated")
         names.add(name)
-        axes.append((name, _check_values(name, values.split(","), "--grid")))
+        axes.append((name, check_values(name, values.split(","), "--grid")))
     return tuple(axes)
 
 
-def _base(text: str | Variant) -> Variant:
+def base_variant(text, game: SweepGame):
+    """The game's variant from text, or a GridError naming the base."""
     try:
-        return parse(text)
-    except VariantError as e:
+        return game.parse(text)
+    except game.variant_error as e:
         raise GridError(f"base variant {text!r}: {e}") from None
 
 
-def _default_name(axes) -> str:
+def default_name(axes) -> str:
     return "-".join(name for name, _ in axes) or "sweep"
 
 
-def spec_from_text(grid: str, base: str = "standard", name: str | None = None,
-                   seed: int = 0, settings: SolveSettings | None = None,
-                   locks=()) -> SweepSpec:
-    """A SweepSpec from a --grid string and a base variant string; `locks`: the named
-    locks of a lock axis, as (name, lock lines) pairs (parse_lock_defs)."""
-    axes = parse_grid(grid)
-    return SweepSpec(name or _default_name(axes), _base(base), axes, seed,
-                     settings or SolveSettings(), tuple(locks))
-
-
-TOML_KEYS = ("name", "base", "seed", "grid", "settings", "locks")
-
-
-def load_toml(path, name: str | None = None, seed: int | None = None,
-              settings_overrides: dict | None = None) -> SweepSpec:
-    """A SweepSpec from a TOML file:
-
-        name = "traitor"            # optional: sweeps/<name>
-        base = "rspx:max_turns=6"   # optional: default standard
-        seed = 0
-        [grid]                      # the options that vary, in order
-        strikes = [1, 2]
-        traitor_strikes_on_reveal = [false, true]
-        [settings]                  # optional: SolveSettings fields
-        mccfr_seconds = 60
-    """
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python 3.10
-        import tomli as tomllib
-    path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise GridError(f"grid file {path} does not exist") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise GridError(f"grid file {path} is not valid TOML ({e})") from None
-    unknown = sorted(set(data) - set(TOML_KEYS))
-    if unknown:
-        raise GridError(f"unknown key {unknown[0]!r} in {path}; known keys: "
-                        f"{', '.join(TOML_KEYS)}")
-    grid = data.get("grid", {})
-    if not isinstance(grid, dict):
-        raise GridError(f"'grid' in {path} must be a table: [grid] then option = [values]")
-    axes = []
-    for option, values in grid.items():
-        _check_option(option, str(path))
-        values = values if isinstance(values, list) else [values]
-        axes.append((option, _check_values(option, [_value_text(v) for v in values],
-                                           str(path))))
-    raw = data.get("settings", {})
-    if not isinstance(raw, dict):
-        raise GridError(f"'settings' in {path} must be a table: [settings]")
-    fields = {f.name for f in dataclasses.fields(SolveSettings)}
-    bad = sorted(set(raw) - fields)
-    if bad:
-        raise GridError(f"unknown setting {bad[0]!r} in {path}; known settings: "
-                        f"{', '.join(sorted(fields))}")
-    settings = SolveSettings(**{**raw, **(settings_overrides or {})})
-    file_seed = data.get("seed", 0)
-    if not isinstance(file_seed, int) or isinstance(file_seed, bool):
-        raise GridError(f"seed in {path} must be an integer (got {file_seed!r})")
-    raw_locks = data.get("locks", {})
-    if not isinstance(raw_locks, dict) or not all(
-            isinstance(v, str) or (isinstance(v, list) and all(isinstance(x, str) for x in v))
-            for v in raw_locks.values()):
-        raise GridError(f"'locks' in {path} must be a table of name = [\"lock\", ...]")
-    locks = tuple((k, (v,) if isinstance(v, str) else tuple(v)) for k, v in raw_locks.items())
-    return SweepSpec(name or str(data.get("name") or path.stem), _base(data.get("base", "standard")),
-                     tuple(axes), file_seed if seed is None else seed, settings, locks)
+def game_settings(game: SweepGame, fields: dict, where: str = "the settings"):
+    """The game's settings from field names (Robin Wood: SolveSettings's fields; a
+    name it does not have is a GridError naming the known ones)."""
+    if game.name == DEFAULT_GAME:
+        known = {f.name for f in dataclasses.fields(SolveSettings)}
+        bad = sorted(set(fields) - known)
+        if bad:
+            raise GridError(f"unknown setting {bad[0]!r} in {where}; known settings: "
+                            f"{', '.join(sorted(known))}")
+    return game.settings(**fields)

@@ -5,7 +5,8 @@ Exact when the counted tree (solver.exact.robinwood_tree.count_nodes, position-s
 for two players, as the solve job builds it) fits the memory budget at the job's bytes a
 node; otherwise Monte Carlo CFR at any table size (its table cap is what it needs; an
 error when the exact method was asked for). Random play only when asked for, labelled
-as such.
+as such. Another game (sweep.games) chooses its own method: Robin des Bois plays every
+variant.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import numpy as np
 
 from game_def.variant import Variant
 
+from .games import DEFAULT_GAME
 from .grid import GridError, Point, SolveSettings, SweepSpec
 
 GiB = 1024**3
@@ -42,6 +44,7 @@ class Task:
     settings: dict           # SolveSettings.to_json()
     variant: str = ""        # the variant string (key adds the lock's name, if any)
     lock_lines: tuple = ()   # locked decisions (solver.locks), one line each
+    game: str = DEFAULT_GAME  # the game (sweep.games), which runs the method
 
     @property
     def variant_text(self) -> str:
@@ -54,6 +57,8 @@ class Task:
         parts = [self.key, self.method, self.seed, self.settings]
         if self.lock_lines:  # absent without locks: earlier rows keep their fingerprint
             parts.append(list(self.lock_lines))
+        if self.game != DEFAULT_GAME:  # likewise: Robin Wood rows keep theirs
+            parts.append(self.game)
         text = json.dumps(parts, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -167,18 +172,21 @@ def cached_count(cache: dict):
 
 
 def plan(spec: SweepSpec, memory_budget: int, cache: dict | None = None) -> list[Task]:
-    """Every grid point as a Task. `cache` (see cached_count) is updated in place."""
+    """Every grid point as a Task, its method chosen by the game (Robin Wood: choose).
+    `cache` (see cached_count) is updated in place."""
     settings = spec.settings
+    game = spec.game
     count = cached_count({} if cache is None else cache)
     tasks = []
     points = spec.points()
+    if game.name == DEFAULT_GAME:
+        for point in points:
+            precheck(point, settings)
     for point in points:
-        precheck(point, settings)
-    for point in points:
-        method, nodes, need = choose(point, settings, memory_budget, count)
+        method, nodes, need = game.choose(point, settings, memory_budget, count)
         cpus = settings.mccfr_workers if method == "mccfr" else 1
         tasks.append(Task(point.index, point.key, point.slug, point.label, point.options,
                           method, nodes, int(need), cpus,
                           variant_seed(spec.seed, point.key), settings.to_json(),
-                          str(point.variant), tuple(point.lock_lines)))
+                          str(point.variant), tuple(point.lock_lines), game.name))
     return tasks

@@ -1,6 +1,7 @@
 """The sweep report: sweeps/<name>/index.html and report.md with the figures (PNG beside
 them, embedded in the HTML), the variants, their main metrics, the value of each rule and
-a generated paragraph. Tables and formatting come from analysis.report."""
+a generated paragraph, for whichever game the sweep took (sweep.games: its title,
+metrics, figures and methods). Tables and formatting come from analysis.report."""
 
 from __future__ import annotations
 
@@ -16,20 +17,15 @@ from analysis.report import PAGE_STYLE, save_png, format_number, html_table, mar
 
 from . import figures
 from .effects import SAME, effects_paragraph, grid_axes, rule_effects
+from .games import SweepGame
 from .grid import SweepSpec
-from .metrics import METRICS
-
-FIGURES = {"balance": "First player's value per variant",
-           "rates": "Bluff and challenge rates per variant",
-           "length": "Round length and turn-cap rate per variant",
-           "rule_effects": "The value of a rule"}
 
 HTML = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
-<title>Robin Wood sweep: {{ name }}</title>
+<title>{{ title }} sweep: {{ name }}</title>
 <style>
 """ + PAGE_STYLE + """</style></head><body>
-<h1>Robin Wood sweep: {{ name }}</h1>
+<h1>{{ title }} sweep: {{ name }}</h1>
 <p class="sub">base {{ base }} &middot; grid {{ grid }} &middot; {{ count }} variants &middot; generated {{ generated }}</p>
 <p class="summary">{{ summary }}</p>
 <p>{{ methods }}</p>
@@ -42,7 +38,7 @@ HTML = """<!DOCTYPE html>
 </body></html>
 """
 
-MARKDOWN = """# Robin Wood sweep: {{ name }}
+MARKDOWN = """# {{ title }} sweep: {{ name }}
 
 base {{ base }} · grid {{ grid }} · {{ count }} variants · generated {{ generated }}
 
@@ -64,15 +60,15 @@ The tidy table (one row per variant and metric, 95% intervals in `lo`, `hi` wher
 """
 
 
-def metrics_wide(table: pd.DataFrame) -> pd.DataFrame:
-    """Variants down, metrics across (with *_lo, *_hi where sampled)."""
+def metrics_wide(table: pd.DataFrame, metrics) -> pd.DataFrame:
+    """Variants down, the game's metrics across (with *_lo, *_hi where sampled)."""
     done = table[table["status"] == "done"]
     if done.empty:
         return pd.DataFrame()
     order = list(dict.fromkeys(done["variant"]))
     wide = done.pivot(index="variant", columns="metric", values=["value", "lo", "hi"])
     columns = {}
-    for metric in METRICS:
+    for metric in metrics:
         if ("value", metric) not in wide.columns:
             continue
         columns[metric] = wide[("value", metric)]
@@ -106,7 +102,7 @@ def variants_overview(table: pd.DataFrame, variants: pd.DataFrame) -> pd.DataFra
     return pd.DataFrame(rows).set_index("variant")
 
 
-def effects_wide(effects: pd.DataFrame) -> pd.DataFrame:
+def effects_wide(effects: pd.DataFrame, metrics) -> pd.DataFrame:
     """Flips down, metrics across: mean change [95% interval] (min to max over pairs)."""
     if effects.empty:
         return pd.DataFrame()
@@ -124,19 +120,12 @@ def effects_wide(effects: pd.DataFrame) -> pd.DataFrame:
         cells.setdefault((r["option"], r["change"]), {})[r["metric"]] = text
     frame = pd.DataFrame.from_dict(cells, orient="index")
     frame.index = pd.MultiIndex.from_tuples(frame.index, names=["option", "change"])
-    return frame[[m for m in METRICS if m in frame.columns]].fillna("–")
+    return frame[[m for m in metrics if m in frame.columns]].fillna("–")
 
 
-def _methods_sentence(variants: pd.DataFrame) -> str:
+def _methods_sentence(variants: pd.DataFrame, game: SweepGame) -> str:
     counts = variants["method"].value_counts()
-    words = {"exact": "solved exactly (DCFR to the target exploitability, NashConv "
-                      "divided by the players; statistics over every deal)",
-             "mccfr": "solved by Monte Carlo CFR (chosen when the tree does not fit the "
-                      "memory budget, or asked for; statistics from sampled self-play, "
-                      "with 95% intervals)",
-             "random": "measured by random play only (uniformly random legal moves, as "
-                       "asked for; these numbers describe the rules under random moves, "
-                       "not good play)"}
+    words = game.method_words
     parts = [f"{n} {'variant' if n == 1 else 'variants'} {words[m]}" for m, n in counts.items()]
     failed = variants[variants["status"] == "failed"]
     text = "; ".join(parts) + "."
@@ -157,20 +146,22 @@ def write_sweep_report(spec: SweepSpec, root, table: pd.DataFrame,
     from markupsafe import Markup
 
     root = Path(root)
+    game = spec.game
     options = [name for name, _ in spec.axes if name in spec.varying]
-    effects = rule_effects(table, grid_axes(table, options))
+    effects = rule_effects(table, grid_axes(table, options), game)
     effects.to_csv(root / "effects.csv", index=False)
-    figs = {"balance": figures.balance_figure(table, options),
-            "rates": figures.rates_figure(table, options),
-            "length": figures.length_figure(table, options),
-            "rule_effects": figures.effects_figure(effects)}
-    images = [{"file": f"{key}.png", "caption": FIGURES[key],
+    figs = {"balance": (figures.balance_figure(table, options, game), game.balance_caption),
+            **{group.key: (figures.group_figure(table, options, group), group.caption)
+               for group in game.groups},
+            "length": (figures.length_figure(table, options, game), game.length_caption),
+            "rule_effects": (figures.effects_figure(effects, game), "The value of a rule")}
+    images = [{"file": f"{key}.png", "caption": caption,
                "data": save_png(fig, root / f"{key}.png")}
-              for key, fig in figs.items() if fig is not None]
+              for key, (fig, caption) in figs.items() if fig is not None]
     tables = [("The value of a rule (change when the option alone flips; mean over the "
                "other options, [95% interval] where sampled, (smallest to largest pair))",
-               effects_wide(effects)),
-              ("Main metrics per variant", metrics_wide(table)),
+               effects_wide(effects, game.metrics)),
+              ("Main metrics per variant", metrics_wide(table, game.metrics)),
               ("Variants: method and quality", variants_overview(table, variants))]
     tables = [(title, frame) for title, frame in tables if len(frame)]
     try:
@@ -178,11 +169,12 @@ def write_sweep_report(spec: SweepSpec, root, table: pd.DataFrame,
         parquet = True
     except ImportError:
         parquet = False
-    context = {"name": spec.name, "base": str(spec.base),
+    context = {"title": game.title, "name": spec.name, "base": str(spec.base),
                "grid": " ".join(f"{n}={','.join(v)}" for n, v in spec.axes),
                "count": len(variants), "generated": time.strftime("%Y-%m-%d %H:%M"),
-               "summary": effects_paragraph(effects), "methods": _methods_sentence(variants),
-               "figures": images, "glossary": list(METRICS.items()), "parquet": parquet}
+               "summary": effects_paragraph(effects, game),
+               "methods": _methods_sentence(variants, game),
+               "figures": images, "glossary": list(game.metrics.items()), "parquet": parquet}
     html = jinja2.Environment(autoescape=True).from_string(HTML).render(
         **context, tables=[(t, Markup(html_table(f))) for t, f in tables])
     (root / "index.html").write_text(html, encoding="utf-8")

@@ -15,14 +15,14 @@ def failing_job(task_json: dict) -> dict:
     if task_json["key"] == FAILING:
         def explode():
             raise RuntimeError("deliberate failure for the test\nsecond line")
-        from sweep import job
+        from sweep import robin_wood
 
-        saved = job.METHODS[task_json["method"]]
-        job.METHODS[task_json["method"]] = lambda task, out: explode()
+        saved = robin_wood.METHODS[task_json["method"]]
+        robin_wood.METHODS[task_json["method"]] = lambda task, out: explode()
         try:
             return run_task(task_json)
         finally:
-            job.METHODS[task_json["method"]] = saved
+            robin_wood.METHODS[task_json["method"]] = saved
     return run_task(task_json)
 
 
