@@ -2,11 +2,13 @@
 server keeps serving: 400 malformed request, 404 unknown game, 409 a move that is not
 legal now (illegal action, not your turn, round over).
 
-    GET  /api/run                      the run: variant, kind, deck, positions
+    GET  /api/run                      the run: variant, kind, deck, positions, players,
+                                       teams, what is two-player only and why
     GET  /api/deal?seed=S              a random deal
     POST /api/browse                   {layout, actions, seed} -> board, decision, history
     GET  /api/ask                      the report's tables with example situations
     POST /api/play                     {seat, match, seed?, search?} -> {id, view}
+                                       (seat 0..players-1; the strategy plays the rest)
     GET  /api/play/{id}                the view of a game
     POST /api/play/{id}/move           {action} -> view (the strategy has answered)
     POST /api/play/{id}/next           the next round of a match -> view
@@ -35,7 +37,7 @@ from . import ask
 from .relock import Relocker
 from .run import ExploredRun
 from .session import (BadRequest, PlayGame, PlayStore, browse_view, check_layout,
-                      random_layout, replay)
+                      check_seat, random_layout, replay)
 
 
 _log = logging.getLogger("robinwood.explorer")
@@ -156,6 +158,8 @@ class ExplorerAPI:
 
     def get_ask(self, request: Request, body: dict) -> dict:
         with self._ask_lock:
+            if self._ask is None and self.run.players > 2:
+                self._ask = ask.table_ask(self.run)
             if self._ask is None:
                 stats = ask.statistics(self.run)
                 examples = ask.find_examples(self.run)
@@ -174,8 +178,7 @@ class ExplorerAPI:
         if not isinstance(search, bool):
             raise BadRequest("search must be true (the AI searches, docs/search.md) or "
                              "false (it draws from the table)")
-        if seat not in (0, 1) or isinstance(seat, bool):
-            raise BadRequest(f"seat must be 0 (you play first) or 1 (got {seat!r})")
+        check_seat(self.run.variant, seat)
         if not isinstance(match, bool):
             raise BadRequest("match must be true (best of 3) or false (one round)")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):

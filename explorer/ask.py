@@ -165,3 +165,51 @@ def ask_tables(run: ExploredRun, examples: dict[str, list[dict]], stats) -> list
                 "expected payoff; mean_turns the round length.",
                 "percent": [c in rates for c in t["columns"]], **t})
     return out
+
+
+def table_ask(run: ExploredRun, rounds: int = 20_000) -> dict:
+    """The Ask tab beyond two players: the table's balance (analysis.table_balance, exact
+    for exact runs, `rounds` self-play rounds for Monte Carlo CFR runs), since the
+    per-card tables of analysis.statistics are two-player only. No examples."""
+    from analysis.table_balance import table_balance_from_run
+
+    balance = table_balance_from_run(run.run_dir, rounds=rounds, seed=0)
+    why = run.two_player_only.get("statistics", "")
+    kind = ("exact (every situation weighted by its reach probability)"
+            if balance.rounds is None else f"sampled ({balance.rounds:,} self-play rounds)")
+    return {"tables": [_seats_table(balance, why), _rates_table(balance)],
+            "statistics": kind, "two_player_only": why}
+
+
+def _seats_table(balance, why: str) -> dict:
+    """Each seat in turn order: its value (with a 95% interval when sampled), its side's
+    wins and how often it is eliminated first."""
+    seats = balance.seats().reset_index().set_index(["seat", "plays"])
+    if "value_95" in seats:
+        seats["value_lo"] = seats["value"] - seats["value_95"]
+        seats["value_hi"] = seats["value"] + seats["value_95"]
+    t = _frame_json(seats, ["value", "wins", "first_eliminated"])
+    for row in t["rows"]:
+        row["examples"] = [[] for _ in t["columns"]]
+    team = " (wins: the seat's team)" if balance.variant.teams else ""
+    return {"id": "seats", "title": "Each seat: value, wins, first eliminated",
+            "note": f"value = the seat's expected payoff (+1 a win, -1/(players-1) each "
+                    f"loser, 0 a draw{'; a team shares +1 or -1' if team else ''}); plays = "
+                    f"its place in turn order{team}. {why}.",
+            "percent": [False, True, True], **t}
+
+
+def _rates_table(balance) -> dict:
+    """The designer's rates (bluffs, challenges, round length) as one row."""
+    rates = balance.rates().to_frame().T
+    rates.index = ["per round"]
+    rates.index.name = "rates"
+    t = _frame_json(rates)
+    for row in t["rows"]:
+        row["examples"] = [[] for _ in t["columns"]]
+    counts = ("announcements_per_round", "mean_turns")
+    return {"id": "rates", "title": "Bluffs, challenges and round length",
+            "note": "bluff_rate = P(the card is not the one announced | announced); "
+                    "challenge_rate = P(challenged | announced); challenge_right_rate = "
+                    "P(it was a bluff | challenged).",
+            "percent": [c not in counts for c in t["columns"]], **t}

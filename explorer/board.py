@@ -27,6 +27,16 @@ def seat_name(seat: int, names: dict[int, str] | None) -> str:
     return (names or {}).get(seat, f"P{seat}")
 
 
+def teams_of(variant) -> list[list[int]] | None:
+    """The two teams in team mode (seats 0+2 against 1+3), else None."""
+    return [[0, 2], [1, 3]] if variant.teams else None
+
+
+def partner(seat: int) -> int:
+    """The seat opposite `seat`: its partner in team mode (docs/rules.md)."""
+    return (seat + 2) % 4
+
+
 def action_label(text: str, state=None) -> str:
     """A readable label for an action string ('use 2' -> 'Use the Monk at 2')."""
     verb, _, rest = text.partition(" ")
@@ -44,6 +54,29 @@ def action_label(text: str, state=None) -> str:
 
 def _seen_tokens(info: str) -> list[str]:
     return info.split("; ")[1:] if info else []
+
+
+def _signals(info: str, n: int) -> list[dict | None]:
+    """Per position: the last Innkeeper signal the viewer's team made about it (team
+    mode: `s:pick p` then `s:name C`, seen by the Innkeeper's team only), with whether
+    the card may have moved since; None where there is none."""
+    out: list[dict | None] = [None] * n
+    last_pick: tuple[str, int] | None = None
+    for token in _seen_tokens(info):
+        seat, colon, action = token.partition(":")
+        verb, _, where = action.partition(" ")
+        if not colon:
+            continue
+        if verb == "name" and last_pick is not None and last_pick[0] == seat:
+            out[last_pick[1]] = {"seat": int(seat), "card": where, "stale": False}
+        elif verb == "pick" and where.isdigit():
+            p = int(where)
+            if out[p] is not None:
+                out[p] = {**out[p], "stale": True}
+            last_pick = (seat, p)
+            continue
+        last_pick = None
+    return out
 
 
 def _memory(info: str, n: int) -> list[tuple[str | None, bool]]:
@@ -78,8 +111,9 @@ def board(state, viewer: int | None, *, truth: list[str] | None = None,
     face_up = state.face_up
     phase = int(s[k.S_PHASE])
     actor = int(s[k.S_ACTOR])
-    memory = _memory(state.information_state_string(viewer), n) if viewer is not None \
-        else [(None, False)] * n
+    info = state.information_state_string(viewer) if viewer is not None else ""
+    memory = _memory(info, n) if viewer is not None else [(None, False)] * n
+    signals = _signals(info, n)
     holding = {}
     if viewer is not None and viewer == actor:
         if phase in (k.PH_AFTER_PEEK,) and s[k.S_PEEK_POS] >= 0:
@@ -101,6 +135,7 @@ def board(state, viewer: int | None, *, truth: list[str] | None = None,
             "hidden": hidden, "hidden_camp": camp(hidden),
             "holding": holding.get(p), "holding_camp": camp(holding.get(p)),
             "seen": None if up or p in holding else seen, "seen_stale": stale,
+            "signal": None if up else signals[p],
             "peeked": phase in (k.PH_AFTER_PEEK, k.PH_RESPOND) and int(s[k.S_PEEK_POS]) == p,
             "picked": p in (int(s[k.S_PICK]), int(s[k.S_PICK2])) and phase in (
                 k.PH_PICK, k.PH_WITCH_CHOICE, k.PH_SHUFFLE),
@@ -123,7 +158,7 @@ def board(state, viewer: int | None, *, truth: list[str] | None = None,
         and phase != k.PH_TURN else None,
         "power": NAMES[power] if power >= 0 and phase in (
             k.PH_REVEAL, k.PH_PICK, k.PH_WITCH_CHOICE, k.PH_SHUFFLE) else None,
-        "viewer": viewer,
+        "viewer": viewer, "players": variant.players, "teams": teams_of(variant),
     }
     if over:
         returns = state.returns()
@@ -134,14 +169,37 @@ def board(state, viewer: int | None, *, truth: list[str] | None = None,
 
 
 def result_text(state, names=None) -> str:
+    """Who won the round and how (in team mode the winning team), or the draw."""
     s = state.core_state
     winner = int(s[k.S_WINNER])
     ev = state.events
+    variant = state.get_game().variant
     if winner < 0:
-        return f"Draw: the turn cap ({state.get_game().variant.max_turns} turns) was reached"
+        return f"Draw: the turn cap ({variant.max_turns} turns) was reached"
+    if variant.teams:
+        return _team_result_text(state, winner, names)
+    if variant.players > 2 and "elimination" in ev and "unmask_win" not in ev:
+        return f"{seat_name(winner, names)} is the last player left and won the round"
     how = "unmasked the other camp" if "unmask_win" in ev else \
         "eliminated the opponent" if "elimination" in ev else "won"
     return f"{seat_name(winner, names)} {how} and won the round"
+
+
+def team_name(seat: int, names=None) -> str:
+    """The team of `seat` by its two seats' names, the human's first ('You and
+    Partner', 'AI 1 and AI 3', 'P0 and P2')."""
+    two = sorted((seat_name(s, names) for s in (seat, partner(seat))),
+                 key=lambda name: (name != "You", name != "Partner", name))
+    return " and ".join(two)
+
+
+def _team_result_text(state, winner: int, names) -> str:
+    """The winning team, and the unmasking that won it (its ender unmasked)."""
+    team = team_name(winner, names)
+    if "unmask_win" in state.events:
+        ender = int(state.core_state[k.S_ENDER])
+        return f"{seat_name(ender, names)} unmasked the other camp: {team} won the round"
+    return f"{team} are the last team left and won the round"
 
 
 def _says(who: str, base: str, third: str) -> str:
@@ -172,6 +230,12 @@ def _phase_text(state, phase, actor, announced, power, names) -> str:
         return f"{_says(who, 'hold', 'holds')} two cards (Witch): keep or swap"
     if phase == k.PH_SHUFFLE:
         return "The Deputy's two cards are shuffled blind"
+    if phase == k.PH_NAME:
+        # only the Innkeeper's team sees the position picked: not named here
+        return (f"{_says(who, 'signal', 'signals')} a card to the partner (Innkeeper): "
+                f"name a character")
+    if phase == k.PH_ORDER:
+        return "Who reacts next to the claim is drawn"
     if phase == k.PH_DEAL:
         return "A face-down card is looked at"
     return ""
@@ -215,6 +279,9 @@ def _sentence(token: str, viewer: int, names, private: bool) -> str:
     pos, eq, card = token.partition("=")
     if eq and pos.isdigit():
         return f"you see the {card} at {pos}" if private else f"{pos} is face up: {card}"
+    verb, _, rest = token.partition(" ")
+    if verb == "fastest" and rest.isdigit():   # challenge_order=random: who reacts next
+        return f"{seat_name(int(rest), names)} is asked next"
     seat, colon, action = token.partition(":")
     if colon and seat.isdigit():
         who = seat_name(int(seat), names)
@@ -229,6 +296,7 @@ def _sentence(token: str, viewer: int, names, private: bool) -> str:
                 "challenge": "challenge" if you else "challenges",
                 "pass": "pass" if you else "passes",
                 "keep": "keep the cards" if you else "keeps the cards",
-                "swap": "swap the cards" if you else "swaps the cards"}.get(verb, action)
+                "swap": "swap the cards" if you else "swaps the cards",
+                "name": f"signal{'' if you else 's'} {rest} (Innkeeper)"}.get(verb, action)
         return f"{who} {text}"
     return token

@@ -1,7 +1,8 @@
 """The run being explored: its strategy as an OpenSpiel policy, and what it implies at
-a decision (the action probabilities; for exact runs the mover's expected value of each
-action and the reach probability of the situation; for Monte Carlo CFR runs how often
-training visited the abstract situation)."""
+a decision (the action probabilities; for exact two-player runs the mover's expected
+value of each action and the reach probability of the situation; for Monte Carlo CFR
+runs how often training visited the abstract situation). Any table size: 2-4 seats and
+teams."""
 
 from __future__ import annotations
 
@@ -34,6 +35,18 @@ class Decision:
                                            # this decision (solver.locks), None if free
 
 
+# What the explorer shows for two players only, and why (docs/explorer.md, "Three and
+# four seats, and teams"). Everything else works at any table size.
+TWO_PLAYER_ONLY = {
+    "values": "EVs and reach are two-player only: analysis.values prices a decision "
+              "against a single opponent (one opponent's reach, one other seat's loss)",
+    "search": "Play-time search is two-player only: solver.search models a single "
+              "opponent's hand",
+    "statistics": "The per-card tables are two-player only (analysis.statistics): this "
+                  "is the table's balance (analysis.table_balance)",
+}
+
+
 class ExploredRun:
     """A solved run directory, loaded once for the explorer and `robinwood play`."""
 
@@ -49,9 +62,6 @@ class ExploredRun:
         self.policy = load_strategy(self.run_dir)
         self.game: pyspiel.Game = self.policy.game
         self.variant = self.game.variant
-        if self.variant.players != 2:
-            raise StrategyFileError(f"the strategy in {run_dir} is for {self.variant}: the "
-                                    f"explorer plays two-player rounds")
         self.values = None
         self.lookup = None
         # Locked decisions (solver.locks for an exact run, the trainer's settings for a
@@ -67,7 +77,7 @@ class ExploredRun:
         # The policies keep scratch arrays between calls: one question at a time (the
         # server answers requests from a thread pool).
         self._lock = threading.RLock()
-        if self.kind == "exact" and values:
+        if self.kind == "exact" and values and "values" not in self.two_player_only:
             from analysis.values import StrategyValues
 
             self.values = StrategyValues.from_run(self.run_dir)
@@ -79,6 +89,16 @@ class ExploredRun:
     @property
     def name(self) -> str:
         return self.run_dir.name
+
+    @property
+    def players(self) -> int:
+        return self.variant.players
+
+    @property
+    def two_player_only(self) -> dict[str, str]:
+        """What this run cannot show because it is two-player only: feature -> the one-
+        line reason the front end and `robinwood play` give (empty for two players)."""
+        return {} if self.players == 2 else dict(TWO_PLAYER_ONLY)
 
     def probabilities(self, state: pyspiel.State) -> dict[int, float]:
         """The strategy's probability of each legal action at the decision `state`."""
@@ -131,6 +151,8 @@ class ExploredRun:
         if self.kind != "mccfr":
             raise StrategyFileError(f"{self.run_dir} holds an exact strategy: search plays "
                                     f"Monte Carlo CFR tables")
+        if "search" in self.two_player_only:
+            raise StrategyFileError(self.two_player_only["search"])
         with self._lock:
             if self._searcher is None:
                 from solver.search import Searcher
@@ -141,7 +163,9 @@ class ExploredRun:
     def describe(self) -> dict:
         """A short summary of the run for the front end."""
         m = self.metadata
-        out = {"name": self.name, "kind": self.kind, "variant": str(self.variant)}
+        out = {"name": self.name, "kind": self.kind, "variant": str(self.variant),
+               "players": self.players, "teams": bool(self.variant.teams),
+               "two_player_only": self.two_player_only}
         if self.kind == "exact":
             algo = m.get("algorithm", {})
             out.update(algorithm=algo.get("name") if isinstance(algo, dict) else algo,

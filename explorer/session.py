@@ -139,7 +139,8 @@ def replay(run: ExploredRun, layout: list[str], actions, seed: int = 0):
     tracker = DealTracker(layout, seed)
     state = run.game.new_initial_state()
     for i, text in enumerate(actions):
-        given_chance = isinstance(text, str) and text.split(" ")[0] in ("deal", "shuffle")
+        given_chance = isinstance(text, str) and text.split(" ")[0] in ("deal", "shuffle",
+                                                                         "fastest")
         if not (given_chance and state.is_chance_node()):
             tracker.advance(state)  # chance the list leaves out comes from the deal
         a = parse_action(state, text)
@@ -186,7 +187,7 @@ def browse_view(run: ExploredRun, layout, actions, seed=0) -> dict:
     out = {
         "layout": layout, "seed": seed, "actions": strings, "history": history,
         "board": bd.board(state, None, truth=tracker.layout),
-        "views": {str(p): bd.board(state, p) for p in (0, 1)},
+        "views": {str(p): bd.board(state, p) for p in range(run.players)},
         "decision": None if state.is_terminal() else decision_view(run, state),
         "value": run.situation_value(state),
         "replay": replay_snippet(run, strings),
@@ -201,6 +202,17 @@ def replay_snippet(run: ExploredRun, strings: list[str]) -> str:
 
 
 # ----- playing against the strategy --------------------------------------------------
+def check_seat(variant, seat) -> int:
+    """The human's seat, or BadRequest naming the seats this table has."""
+    players = variant.players
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        if players == 2:
+            raise BadRequest(f"seat must be 0 (you play first) or 1 (got {seat!r})")
+        raise BadRequest(f"seat must be 0 to {players - 1} at this table of {players} "
+                         f"({variant}; {variant.first_player} plays first) (got {seat!r})")
+    return seat
+
+
 @dataclasses.dataclass
 class ReviewedDecision:
     """One of the human's decisions, with what the strategy would have done there."""
@@ -228,26 +240,35 @@ class RoundRecord:
     state: pyspiel.State
     tracker: DealTracker
     review: list[ReviewedDecision] = dataclasses.field(default_factory=list)
+    # three or four players: the chair (place at the table, fixed for a match) of game
+    # seat s is (s + rotation) % players, so that the round's starter is the solved
+    # game's first player
+    rotation: int = 0
 
 
 class PlayGame:
     """A round or a best-of-3 match (first to two round wins) against the strategy.
 
-    The strategy plays the seat the human does not; its moves are drawn from its
-    probabilities. A round is always the solved game (its first player starts), so in
-    a match the seats are dealt by the rulebook's rule: the loser of a round starts the
-    next (after a draw, the player who did not start). Rounds are capped at 20 in a match.
+    The strategy plays every seat the human does not (in team mode the human's partner
+    too); its moves are drawn from its probabilities. A round is always the solved game
+    (its first player starts), so in a match the seats follow who starts, by the
+    rulebook's rule (docs/rules.md, "The match"): with two players the loser of a round
+    starts the next (after a draw, the player who did not start); with three or four the
+    seat left of the player whose turn ended the round (teams: the first player of the
+    losing team from there). With three or four players the players keep their places
+    (chairs) and the game's seats turn round the table. Rounds are capped at 20 in a match.
     """
 
     MAX_ROUNDS = 20
 
     def __init__(self, run: ExploredRun, human_seat: int = 0, match: bool = False,
                  seed: int | None = None, search: bool = False):
-        if human_seat not in (0, 1):
-            raise BadRequest(f"seat must be 0 (plays first) or 1 (got {human_seat!r})")
+        check_seat(run.variant, human_seat)
         if search and run.kind != "mccfr":
             raise BadRequest("search plays a Monte Carlo CFR table: an exact strategy is "
                              "already an equilibrium (play it without search)")
+        if search and "search" in run.two_player_only:
+            raise BadRequest(run.two_player_only["search"])
         self.run = run
         # the AI with play-time search (docs/search.md) instead of the table's draws
         self.searcher = run.searcher() if search else None
@@ -256,6 +277,11 @@ class PlayGame:
         self.rng = random.Random(self.seed)
         self.rounds: list[RoundRecord] = []
         self.wins = {"you": 0, "ai": 0}
+        self.players = run.players
+        self.teams = bool(run.variant.teams)
+        self.chair = human_seat                  # the human's place for the whole game
+        self.side_wins = [0] * len(self.sides)   # round wins per side (three or four)
+        self.draws = 0
         self.lock = threading.Lock()
         self._start_round(human_seat)
 
@@ -266,15 +292,49 @@ class PlayGame:
 
     @property
     def names(self) -> dict[int, str]:
+        """Each seat of the current round by who sits there: You, AI (two players),
+        Partner and AI <chair> (three or four)."""
         h = self.current.human_seat
-        return {h: "You", 1 - h: "AI"}
+        if self.players == 2:
+            return {h: "You", 1 - h: "AI"}
+        return {s: self.chair_name(self.chair_of(s)) for s in range(self.players)}
 
-    def _start_round(self, human_seat: int) -> None:
+    def chair_of(self, seat: int) -> int:
+        """The place at the table of the current round's game seat `seat`."""
+        return (seat + self.current.rotation) % self.players
+
+    def chair_name(self, chair: int) -> str:
+        """Who sits at `chair`: You, your Partner (team mode) or AI <chair>."""
+        if chair == self.chair:
+            return "You"
+        if self.teams and chair == bd.partner(self.chair):
+            return "Partner"
+        return f"AI {chair}"
+
+    @property
+    def sides(self) -> list[tuple[int, ...]]:
+        """Who wins a round together, by chairs: each player, or each team (0+2, 1+3)."""
+        if self.teams:
+            return [(0, 2), (1, 3)]
+        return [(c,) for c in range(self.players)]
+
+    def side_of(self, chair: int) -> int:
+        """The side (index of `sides`) that wins with `chair`."""
+        return chair % 2 if self.teams else chair
+
+    def side_label(self, side: int) -> str:
+        """'You', 'AI 2', or a team's two names ('You and Partner', 'AI 1 and AI 3')."""
+        names = sorted((self.chair_name(c) for c in self.sides[side]),
+                       key=lambda name: name != "You")
+        return " and ".join(names)
+
+    def _start_round(self, human_seat: int, rotation: int = 0) -> None:
         layout = random_layout(self.run.variant, self.rng)
         seed = self.rng.randrange(1 << 31)
         tracker = DealTracker(layout, seed)
         state = self.run.game.new_initial_state()
-        self.rounds.append(RoundRecord(layout, human_seat, seed, state, tracker))
+        self.rounds.append(RoundRecord(layout, human_seat, seed, state, tracker,
+                                       rotation=rotation))
         self._ai_moves()
 
     def _ai_moves(self) -> None:
@@ -300,8 +360,29 @@ class PlayGame:
     def _round_over(self) -> None:
         r = self.current
         winner = int(r.state.core_state[k.S_WINNER])
-        if winner >= 0:
+        if winner < 0:
+            self.draws += 1
+        elif self.players == 2:
             self.wins["you" if winner == r.human_seat else "ai"] += 1
+        else:
+            self.side_wins[self.side_of(self.chair_of(winner))] += 1
+
+    def round_result(self) -> dict | None:
+        """Who won the finished round: the text, the winners' names (a team's two) and
+        whether the human's side won (None: a draw); None while it is played."""
+        state = self.current.state
+        if not state.is_terminal():
+            return None
+        names = self.names
+        winner = int(state.core_state[k.S_WINNER])
+        if winner < 0:
+            return {"text": bd.result_text(state, names), "winners": [], "you_won": None}
+        seats = [winner, bd.partner(winner)] if self.teams else [winner]
+        you = self.current.human_seat in seats
+        return {"text": bd.result_text(state, names),
+                "winners": sorted((names[s] for s in seats),
+                                  key=lambda n: (n != "You", n != "Partner", n)),
+                "you_won": you}
 
     @property
     def round_over(self) -> bool:
@@ -313,7 +394,8 @@ class PlayGame:
             return False
         if not self.match:
             return True
-        return max(self.wins.values()) >= 2 or len(self.rounds) >= self.MAX_ROUNDS
+        most = max(self.wins.values()) if self.players == 2 else max(self.side_wins)
+        return most >= 2 or len(self.rounds) >= self.MAX_ROUNDS
 
     def move(self, text) -> None:
         """The human plays `text` (an action string); the strategy answers."""
@@ -336,6 +418,9 @@ class PlayGame:
             raise IllegalActionError("the round is still being played")
         if self.over:
             raise IllegalActionError("the match is over: start a new game")
+        if self.players > 2:
+            self._next_table_round()
+            return
         r = self.current
         first = self.run.variant.first_player
         winner = int(r.state.core_state[k.S_WINNER])
@@ -345,6 +430,42 @@ class PlayGame:
         else:                # the loser starts
             human_starts = winner != r.human_seat
         self._start_round(first if human_starts else 1 - first)
+
+    def _next_table_round(self) -> None:
+        """Three or four players: the next starter by the rulebook (docs/rules.md, "The
+        match"), then the seats turned so that the starter holds the first player's."""
+        s = self.current.state.core_state
+        ender = self.chair_of(int(s[k.S_ENDER]))
+        winner = int(s[k.S_WINNER])
+        starter = (ender + 1) % self.players
+        if self.teams and winner >= 0:   # the losing team's first player from there
+            losing = 1 - self.side_of(self.chair_of(winner))
+            starter = next(c for c in ((ender + i) % 4 for i in range(1, 5))
+                           if self.side_of(c) == losing)
+        rotation = (starter - self.run.variant.first_player) % self.players
+        self._start_round((self.chair - rotation) % self.players, rotation)
+
+    def match_result(self) -> str:
+        """The finished match in a sentence."""
+        if self.players == 2:
+            w = self.wins
+            return ("You won the match" if w["you"] > w["ai"] else
+                    "The AI won the match" if w["ai"] > w["you"] else "The match is drawn")
+        best = max(self.side_wins)
+        leaders = [i for i, w in enumerate(self.side_wins) if w == best]
+        if best == 0 or len(leaders) > 1:
+            return "The match is drawn"
+        if leaders[0] == self.side_of(self.chair):
+            return "Your team won the match" if self.teams else "You won the match"
+        return f"{self.side_label(leaders[0])} won the match"
+
+    def tally(self) -> list[dict]:
+        """Round wins per side (three or four players): each player, or each team; the
+        human's side first, then the others in turn order."""
+        mine = self.side_of(self.chair)
+        rows = [{"side": self.side_label(i), "wins": w, "you": i == mine}
+                for i, w in enumerate(self.side_wins)]
+        return sorted(rows, key=lambda row: not row["you"])
 
     def _review(self, state: pyspiel.State, action: int) -> ReviewedDecision:
         d = self.run.decision(state)
@@ -379,6 +500,9 @@ class PlayGame:
             "round": len(self.rounds), "wins": dict(self.wins),
             "you_start": human == self.run.variant.first_player, "seat": human,
             "round_over": self.round_over, "over": self.over,
+            "players": self.players, "teams": self.teams,
+            "names": {str(seat): name for seat, name in names.items()},
+            "starter": names[self.run.variant.first_player],
             "board": bd.board(state, human, names=names),
             "log": bd.viewer_lines(state, human, names),
             "decision": None, "reveal": None,
@@ -398,12 +522,20 @@ class PlayGame:
                                if r.review and all(x.cost is not None for x in r.review)
                                else None),
             }
+            out["round_result"] = self.round_result()
             if self.over and self.match:
-                w = self.wins
-                out["match_result"] = ("You won the match" if w["you"] > w["ai"] else
-                                       "The AI won the match" if w["ai"] > w["you"] else
-                                       "The match is drawn")
+                out["match_result"] = self.match_result()
+        if self.players > 2:
+            out.update(self._table_tally())
         return out
+
+    def _table_tally(self) -> dict:
+        """Three or four players: the tally by side, the draws, and `wins` as your
+        side's round wins against every other side's together."""
+        mine = self.side_of(self.chair)
+        return {"tally": self.tally(), "draws": self.draws,
+                "wins": {"you": self.side_wins[mine],
+                         "ai": sum(self.side_wins) - self.side_wins[mine]}}
 
 
 def _situation_text(board: dict) -> str:

@@ -12,6 +12,14 @@ from .run import ExploredRun
 from .session import PlayGame
 
 
+def _team_mark(board: dict, seat: int) -> str:
+    """' [team 0+2]' in team mode, '' otherwise."""
+    for team in board.get("teams") or ():
+        if seat in team:
+            return f" [team {'+'.join(map(str, team))}]"
+    return ""
+
+
 def board_text(board: dict, names: dict[int, str], truth: bool = False) -> str:
     """The board in a few lines: seats with strike sheets (■ a strike), the phase, the
     positions in rows ('?' face down, '*' the card in play, [Name] a hidden card when
@@ -19,8 +27,9 @@ def board_text(board: dict, names: dict[int, str], truth: bool = False) -> str:
     def sheets(p):
         return "".join("■" if i < board["strikes"][p] else "□"
                        for i in range(board["strikes_to_lose"]))
-    seats = "   ".join(f"{names[p]} {sheets(p)}{' (to act)' if board['mover'] == p else ''}"
-                       for p in (0, 1))
+    seats = "   ".join(f"{names[p]}{_team_mark(board, p)} {sheets(p)}"
+                       f"{' (to act)' if board['mover'] == p else ''}"
+                       for p in range(len(board["strikes"])))
     turn = (f"{board['turn']} turns" if board["over"]
             else f"turn {board['turn']}/{board['max_turns']}")
     cells, notes = [], []
@@ -36,6 +45,11 @@ def board_text(board: dict, names: dict[int, str], truth: bool = False) -> str:
         elif p["seen"]:
             moved = " (may have moved since)" if p["seen_stale"] else ""
             notes.append(f"you saw the {p['seen']} at {p['pos']}{moved}")
+        signal = p.get("signal")
+        if signal and not truth:   # team mode: what the Innkeeper named to the team
+            who = names.get(signal["seat"], f"P{signal['seat']}")
+            moved = " (may have moved since)" if signal["stale"] else ""
+            notes.append(f"{who} signalled the {signal['card']} at {p['pos']}{moved}")
         mark = "*" if p["peeked"] or p["picked"] or p["power_card"] else " "
         cells.append(f"{mark}{p['pos']:>2}: {text}")
     width = max(len(c) for c in cells) + 2
@@ -46,8 +60,22 @@ def board_text(board: dict, names: dict[int, str], truth: bool = False) -> str:
                       *(f"  ({n})" for n in notes)])
 
 
-def review_text(reveal: dict, exact: bool) -> str:
+def tally_text(view: dict) -> str:
+    """Three or four players: who won the round (a team in team mode) and the round
+    wins of each side so far, draws included."""
+    sides = " · ".join(f"{t['side']}: {t['wins']}" for t in view["tally"])
+    return (f"{view['round_result']['text']}\n"
+            f"Tally after {view['round']} round{'s' if view['round'] > 1 else ''}: "
+            f"{sides} · draws: {view['draws']}")
+
+
+def review_text(reveal: dict, exact: bool, note: str | None = None) -> str:
+    """The human's decisions against the strategy: its probabilities, and for exact
+    two-player runs each action's EV and the EV given away; `note` says why EVs are
+    missing where they are."""
     lines = ["", "Review: your decisions against the strategy"]
+    if note:
+        lines.append(f"  ({note})")
     if not reveal["review"]:
         lines.append("  you made no decision this round")
     for x in reveal["review"]:
@@ -76,7 +104,10 @@ def play_in_terminal(run: ExploredRun, seat: int, match: bool, seed: int | None,
     """Play until the round (or match) ends; returns the finished game. `prompt(text,
     default=None)` reads one answer (click.prompt in the command line)."""
     game = PlayGame(run, seat, match, seed, search=search)
-    echo(f"{run.variant}: you against the strategy in {run.run_dir}"
+    against = ("you against the strategy" if run.players == 2 else
+               f"you in seat {seat} of {run.players}, the strategy in every other seat"
+               + (f" (your partner in seat {(seat + 2) % 4} too)" if game.teams else ""))
+    echo(f"{run.variant}: {against} in {run.run_dir}"
          f"{' with play-time search' if search else ''} "
          f"({'best of 3' if match else 'one round'}). Type the number of a move or its "
          f"text; q quits.")
@@ -113,8 +144,11 @@ def play_in_terminal(run: ExploredRun, seat: int, match: bool, seed: int | None,
         echo("")
         echo("Round over. Every card revealed:")
         echo(board_text(reveal["board"], names, truth=True))
-        echo(review_text(reveal, run.kind == "exact"))
-        if game.match:
+        echo(review_text(reveal, run.kind == "exact",
+                         run.two_player_only.get("values") if run.kind == "exact" else None))
+        if run.players > 2:
+            echo(tally_text(v))
+        elif game.match:
             echo(f"Score: you {v['wins']['you']} - {v['wins']['ai']} AI")
         if v["over"]:
             if v.get("match_result"):

@@ -1163,8 +1163,10 @@ def explore(run_dir, port, host, open_browser):
 
 @cli.command()
 @click.argument("run_dir", type=click.Path(file_okay=False))
-@click.option("--seat", type=click.Choice(["0", "1"]), default="0", show_default=True,
-              help="0: you play first; 1: the strategy does.")
+@click.option("--seat", type=int, default=0, show_default=True,
+              help="Your seat, 0 to players-1 (the variant's first_player, 0 by default, "
+                   "plays first); the strategy plays every other seat (in team mode your "
+                   "partner, seat+2, too).")
 @click.option("--match", is_flag=True, help="Best of 3 (first to two round wins).")
 @click.option("--seed", type=SEED, default=None,
               help="Seed of the deals and the AI's draws.")
@@ -1173,16 +1175,23 @@ def explore(run_dir, port, host, open_browser):
                    "(docs/search.md).")
 def play(run_dir, seat, match, seed, search):
     """Play a round (or a best-of-3 match) against the strategy in RUN_DIR in the
-    terminal; at the end every card is revealed and each of your decisions is reviewed
-    against the strategy."""
+    terminal, at any table size (the strategy in every other seat); at the end every card
+    is revealed, the winner (team) shown and each of your decisions reviewed against the
+    strategy."""
     from explorer.run import load_run
     from explorer.terminal import play_in_terminal
 
     run = load_run(run_dir)
+    if not 0 <= seat < run.players:
+        raise click.BadParameter(f"{seat} is not a seat of {run.variant}: give 0 to "
+                                 f"{run.players - 1} ({run.variant.first_player} plays "
+                                 f"first)", param_hint="--seat")
     if search and run.kind != "mccfr":
         raise click.BadParameter(f"{run_dir} holds an exact strategy (an equilibrium): "
                                  f"search plays Monte Carlo CFR tables", param_hint="--search")
-    play_in_terminal(run, int(seat), match, seed, echo=click.echo,
+    if search and "search" in run.two_player_only:
+        raise click.BadParameter(run.two_player_only["search"], param_hint="--search")
+    play_in_terminal(run, seat, match, seed, echo=click.echo,
                      prompt=lambda text, default=None: click.prompt(
                          text, default=default, show_default=False), search=search)
 

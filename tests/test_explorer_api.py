@@ -1,6 +1,8 @@
 """The explorer's HTTP API through Starlette's TestClient: legal and illegal moves, bad
 requests (4xx JSON, the server keeps serving), the numbers it shows against
-load_strategy and the exact values, hidden information in Play, Ask's examples."""
+load_strategy and the exact values, hidden information in Play, Ask's examples; and
+three and four seats and teams: every seat listed, whole rounds played from every seat,
+matches by the rulebook's starter rule, what is two-player only refused."""
 
 from __future__ import annotations
 
@@ -17,7 +19,8 @@ from explorer import create_app, load_run
 from explorer.session import DealTracker, PlayGame, random_layout
 from solver import load_strategy
 
-from explorer_runs import exact_run, longer_run, mccfr_run, mccfr_run_with_visits  # noqa: F401
+from explorer_runs import (exact_run, longer_run, mccfr_run,  # noqa: F401
+                           mccfr_run_with_visits, table3_run, team_run)
 
 LAYOUT = ["Robin", "Deputy", "Sheriff", "Companion", "Peasant", "Traitor"]
 
@@ -345,3 +348,283 @@ def test_bad_locks_from_browse_are_4xx(client):
           400, "only announcements and responses")
     error(client.post("/api/lock", json={**body, "probs": {}}), 400, "send probs")
     error(client.get("/api/lock/99"), 404, "no re-solve")
+
+
+# ----- three and four seats, and teams -----------------------------------------------
+TEAM_LAYOUT = ["Innkeeper", "Robin", "Sheriff", "Peasant", "Traitor"]
+
+
+@pytest.fixture(scope="module")
+def table3_client(table3_run):  # noqa: F811
+    return TestClient(create_app(table3_run))
+
+
+@pytest.fixture(scope="module")
+def team_client(team_run):  # noqa: F811
+    return TestClient(create_app(team_run))
+
+
+def tables(table3_client, team_client, table3_run, team_run):  # noqa: F811
+    """(client, run directory, players, teams) for the three-player and the team run."""
+    return ((table3_client, table3_run, 3, None),
+            (team_client, team_run, 4, [[0, 2], [1, 3]]))
+
+
+def test_a_table_run_is_browsed_with_every_seat_and_the_strategys_probabilities(
+        table3_client, team_client, table3_run, team_run):  # noqa: F811
+    for client, run_dir, players, teams in tables(table3_client, team_client, table3_run,
+                                                  team_run):
+        info = client.get("/api/run").json()
+        assert info["players"] == players and info["teams"] == (teams is not None)
+        assert set(info["two_player_only"]) == {"values", "search", "statistics"}
+        policy = load_strategy(run_dir)
+        rng = random.Random(2)
+        movers = set()
+        for deal in range(12):
+            if deal >= 3 and movers == set(range(players)):
+                break
+            layout = client.get(f"/api/deal?seed={deal}").json()["layout"]
+            actions: list[str] = []
+            while True:
+                v = browse(client, actions, layout, seed=deal)
+                board = v["board"]
+                assert len(board["strikes"]) == players == board["players"]
+                assert board["teams"] == teams
+                assert sorted(v["views"]) == [str(p) for p in range(players)]
+                state = game_def.play(policy.game, *v["actions"])
+                for p in range(players):   # each seat's board holds what that seat sees
+                    view = v["views"][str(p)]
+                    assert view["viewer"] == p
+                    assert all(x["hidden"] is None for x in view["positions"])
+                    assert all(x["holding"] is None for x in view["positions"]) or \
+                        p == board["actor"]
+                if v["decision"] is None:
+                    assert state.is_terminal() and board["over"]
+                    assert board["returns"] == pytest.approx(state.returns())
+                    break
+                d = v["decision"]
+                assert d["mover"] == state.current_player()
+                movers.add(d["mover"])
+                assert {a["id"]: a["prob"] for a in d["actions"]} == pytest.approx(
+                    policy.action_probabilities(state), abs=1e-12)
+                # EVs and reach are two-player only: none shown, none made up
+                assert all(a["ev"] is None for a in d["actions"]) and d["reach"] is None
+                # any legal move (not only the strategy's): every seat gets to decide
+                actions = v["actions"] + [rng.choice(d["actions"])["text"]]
+        assert movers == set(range(players))
+
+
+def _legal_id(state, text: str) -> int:
+    player = state.current_player()
+    ids = ([a for a, _ in state.chance_outcomes()] if state.is_chance_node()
+           else state.legal_actions())
+    return {state.action_to_string(player, a): a for a in ids}[text]
+
+
+def _play_round(client, seat: int, seed: int, teams) -> tuple[dict, int]:
+    """A round played through the API from `seat` with random legal moves: its last view
+    and the human's number of moves; checks what the human sees on the way."""
+    r = client.post("/api/play", json={"seat": seat, "seed": seed})
+    assert r.status_code == 200, r.text
+    gid, v = r.json()["id"], r.json()["view"]
+    players = v["players"]
+    assert v["seat"] == seat and len(v["board"]["strikes"]) == players
+    names = v["names"]
+    assert names[str(seat)] == "You" and len(names) == players
+    if teams:
+        assert names[str((seat + 2) % 4)] == "Partner"
+    rng = random.Random(seed)
+    moves = 0
+    while not v["round_over"]:
+        text = json.dumps(v)
+        assert "layout" not in text and '"prob"' not in text and '"seed"' not in text
+        assert all(p["hidden"] is None for p in v["board"]["positions"])
+        assert v["decision"] is not None   # the AIs have played up to the human
+        move = rng.choice(v["decision"]["actions"])["text"]
+        r = client.post(f"/api/play/{gid}/move", json={"action": move})
+        assert r.status_code == 200, r.text
+        v = r.json()
+        moves += 1
+    return v, moves
+
+
+def test_the_human_plays_a_whole_round_at_every_seat_against_the_strategy(
+        table3_client, team_client, table3_run, team_run):  # noqa: F811
+    for client, run_dir, players, teams in tables(table3_client, team_client, table3_run,
+                                                  team_run):
+        policy = load_strategy(run_dir)
+        for seat in range(players):
+            # the first of a few seeded rounds in which this seat has a decision (the
+            # strategy may end a round before a late seat's turn)
+            for seed in range(40, 60):
+                v, moves = _play_round(client, seat, seed, teams)
+                if moves:
+                    break
+            assert moves >= 1, f"seat {seat} never had a decision"
+            # the revealed round replays; every AI move is one the strategy plays
+            state = policy.game.new_initial_state()
+            human = 0
+            for text in v["reveal"]["actions"]:
+                a = _legal_id(state, text)
+                if not state.is_chance_node():
+                    if state.current_player() == seat:
+                        human += 1
+                    else:
+                        assert policy.action_probabilities(state).get(a, 0) > 0, text
+                state.apply_action(a)
+            assert state.is_terminal() and human == moves == len(v["reveal"]["review"])
+            # who won: the human's side (a team shares it), and the tally
+            result = v["round_result"]
+            returns = state.returns()
+            if all(x == 0 for x in returns):
+                assert result["you_won"] is None and v["draws"] == 1
+            else:
+                assert result["you_won"] == (returns[seat] > 0)
+                assert len(result["winners"]) == (2 if teams else 1)
+            assert len(v["tally"]) == (2 if teams else players)
+            assert sum(t["wins"] for t in v["tally"]) + v["draws"] == 1
+            mine = [t for t in v["tally"] if t["you"]]
+            assert len(mine) == 1 and mine[0]["wins"] == (1 if result["you_won"] else 0)
+            if teams:
+                assert mine[0]["side"] == "You and Partner"
+
+
+def test_a_seat_outside_the_table_is_a_400_naming_the_seats(table3_client, team_client):
+    error(table3_client.post("/api/play", json={"seat": 3}), 400, "0 to 2", "(got 3)")
+    error(table3_client.post("/api/play", json={"seat": -1}), 400, "0 to 2")
+    error(table3_client.post("/api/play", json={"seat": "1"}), 400, "seat")
+    error(table3_client.post("/api/play", json={"seat": True}), 400, "seat")
+    error(team_client.post("/api/play", json={"seat": 4}), 400, "0 to 3")
+    error(table3_client.post("/api/play", json={"seat": 0, "search": True}), 400, "exact")
+    error(team_client.post("/api/play", json={"seat": 1, "search": True}), 400,
+          "two-player only")
+    assert table3_client.post("/api/play", json={"seat": 2}).status_code == 200
+
+
+def test_a_match_at_three_and_four_seats_follows_the_rulebooks_starter(table3_run,
+                                                                       team_run):  # noqa: F811
+    """docs/rules.md, "The match": the seat left of the player whose turn ended the round
+    starts the next (teams: the first player of the losing team from there); the players
+    keep their places and the solved game's first seat turns with the starter."""
+    for run_dir in (table3_run, team_run):
+        run = load_run(run_dir)
+        n, teams, first = run.players, run.variant.teams, run.variant.first_player
+        for seed in range(2):
+            game = PlayGame(run, human_seat=1, match=True, seed=seed)
+            rng = random.Random(seed)
+            while True:
+                assert game.chair_of(game.current.human_seat) == 1
+                assert game.names[game.current.human_seat] == "You"
+                while not game.round_over:
+                    game.move(rng.choice(game.view()["decision"]["actions"])["text"])
+                if game.over:
+                    break
+                s = game.current.state.core_state
+                ender = game.chair_of(int(s[game_def.kernels.S_ENDER]))
+                winner = int(s[game_def.kernels.S_WINNER])
+                won = None if winner < 0 else game.chair_of(winner)
+                game.next_round()
+                starter = game.chair_of(first)
+                if teams and won is not None:
+                    order = [(ender + i) % 4 for i in range(1, 5)]
+                    assert starter == next(c for c in order if c % 2 != won % 2)
+                else:
+                    assert starter == (ender + 1) % n
+            v = game.view()
+            assert v["over"] and v["match_result"]
+            assert max(game.side_wins) == 2 or len(game.rounds) == PlayGame.MAX_ROUNDS
+            assert sum(t["wins"] for t in v["tally"]) + v["draws"] == len(game.rounds)
+            if max(game.side_wins) == 2:
+                best = max(v["tally"], key=lambda t: t["wins"])
+                assert v["match_result"] == ("Your team won the match" if teams and best["you"]
+                                             else "You won the match" if best["you"]
+                                             else f"{best['side']} won the match")
+
+
+def test_ask_at_three_seats_is_the_tables_balance(table3_client, table3_run):  # noqa: F811
+    from analysis.table_balance import table_balance_from_run
+
+    data = table3_client.get("/api/ask").json()
+    found = {t["id"]: t for t in data["tables"]}
+    balance = table_balance_from_run(table3_run)
+    seats = found["seats"]
+    assert "two-player only" in seats["note"] and data["statistics"].startswith("exact")
+    assert [row["index"][0] for row in seats["rows"]] == [0, 1, 2]
+    for row in seats["rows"]:
+        seat = row["index"][0]
+        value, wins, first_out = row["values"]
+        assert value == pytest.approx(balance.seat_values[seat], abs=1e-12)
+        assert wins == pytest.approx(balance.side_wins[seat], abs=1e-12)
+        assert first_out == pytest.approx(balance.first_out[seat], abs=1e-12)
+    rates = found["rates"]["rows"][0]["values"]
+    want = balance.rates()
+    for name, x in zip(found["rates"]["columns"], rates):
+        assert x == pytest.approx(want[name], nan_ok=True)
+
+
+def test_the_innkeepers_signal_reaches_its_team_only(team_client):
+    """Seat 0 peeks the Innkeeper, announces it, nobody challenges; it signals 'Robin'
+    at 2 (a lie: the Sheriff is there). Its partner (2) sees the signal, seats 1 and 3
+    see neither the position nor the name."""
+    start = ["peek 0", "announce Innkeeper", "pass", "pass", "pass"]
+    v = browse(team_client, start, TEAM_LAYOUT)
+    assert v["decision"]["mover"] == 0 and v["decision"]["actions"][0]["text"].startswith("pick")
+    named = browse(team_client, start + ["pick 2"], TEAM_LAYOUT)
+    assert "name Robin" in [a["text"] for a in named["decision"]["actions"]]
+    assert "signal" in named["board"]["phase"] and "2" not in named["board"]["phase"]
+    v = browse(team_client, start + ["pick 2", "name Robin"], TEAM_LAYOUT)
+    for seat in (0, 2):
+        signal = v["views"][str(seat)]["positions"][2]["signal"]
+        assert signal == {"seat": 0, "card": "Robin", "stale": False}
+    for seat in (1, 3):
+        assert all(p["signal"] is None for p in v["views"][str(seat)]["positions"])
+        assert "name Robin" not in v["views"][str(seat)]["phase"]
+
+
+def test_an_mccfr_team_run_shows_its_table_and_refuses_search(team_client, team_run):  # noqa: F811
+    from solver.players.agents import load_table_agent
+    from solver.players.lookup import TableLookup
+
+    info = team_client.get("/api/run").json()
+    assert info["kind"] == "mccfr" and info["players"] == 4 and info["teams"]
+    policy = load_strategy(team_run)
+    lookup = TableLookup(load_table_agent(team_run), team_run)
+    for actions in ([], ["peek 1"], ["peek 1", "deal Robin", "announce Robin"]):
+        v = browse(team_client, actions, TEAM_LAYOUT)
+        state = game_def.play(policy.game, *v["actions"])
+        d = v["decision"]
+        assert {a["id"]: a["prob"] for a in d["actions"]} == pytest.approx(
+            policy.action_probabilities(state), abs=1e-12)
+        assert d["entry"] == lookup.entry(state) and d["visits"] == lookup.visit_count(state)
+    assert browse(team_client, ["peek 1", "announce Robin"],
+                  TEAM_LAYOUT)["decision"]["mover"] == 1
+    error(team_client.post("/api/play", json={"seat": 2, "search": True}), 400,
+          "two-player only")
+
+
+def test_a_random_challenge_order_replays_from_its_action_strings():
+    """With challenge_order=random a chance node draws who reacts next ('fastest 2'):
+    the strings of a round replay it, whatever the seed of the Deputy's shuffles."""
+    from types import SimpleNamespace
+
+    from explorer.board import action_strings
+    from explorer.session import replay
+
+    game = game_def.load_game("rspx:players=3,max_turns=3,challenge_order=random")
+    stand_in = SimpleNamespace(game=game)   # replay reads only the run's game
+    rng = random.Random(1)
+    drawn = 0
+    for i in range(40):
+        layout = random_layout(game.variant, rng)
+        tracker = DealTracker(layout, i)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                tracker.advance(state)
+                continue
+            tracker.apply(state, rng.choice(state.legal_actions()))
+        strings = action_strings(state)
+        drawn += any(text.startswith("fastest") for text in strings)
+        again, _ = replay(stand_in, layout, strings, seed=i + 1000)
+        assert again.history() == state.history()
+    assert drawn > 5

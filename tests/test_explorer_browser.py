@@ -1,7 +1,7 @@
 """The explorer in a real browser (Debian's Chromium driven by Selenium): a round clicked
 through on a reduced deck with the displayed probabilities checked against
-load_strategy's, a whole best-of-3 match played against the AI, an MCCFR run loaded;
-no console errors. Screenshots go to a temporary folder, so a test run leaves the work
+load_strategy's, a whole best-of-3 match played against the AI, an MCCFR run loaded, a
+three-player run browsed and a round played in one of its seats; no console errors. Screenshots go to a temporary folder, so a test run leaves the work
 tree as it was; `make screenshots` writes them to docs/explorer.png and docs/play.png
 (ROBINWOOD_SCREENSHOTS names the folder).
 
@@ -30,7 +30,7 @@ from analysis.values import StrategyValues
 from explorer import create_app
 from solver import load_strategy
 
-from explorer_runs import exact_run, longer_run, mccfr_run  # noqa: F401
+from explorer_runs import exact_run, longer_run, mccfr_run, table3_run  # noqa: F401
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -335,4 +335,69 @@ def test_a_decision_locked_in_browse_is_re_solved_and_shown(browser, exact_run):
         done = wait(browser, "#b-lock-result .lock-done", timeout=180)
         assert "Locked: announce peeked=Sheriff seat=0 strikes=0 turn=1: silent=1" in done.text
         assert "silent 100.0%" in done.text
+        no_console_errors(browser)
+
+
+def test_a_three_player_run_is_browsed_and_a_round_played_in_one_seat(browser, table3_run,
+                                                                      screenshots):  # noqa: F811
+    """Three seats on the board, the strategy's probabilities, EVs off with their
+    reason; then a round played as seat 1 against two AIs to its end and its result."""
+    from selenium.webdriver.common.by import By
+
+    policy = load_strategy(table3_run)
+    link = json.dumps({"layout": ["Robin", "Sheriff", "Peasant", "Traitor"], "seed": 1,
+                       "actions": ["peek 0", "announce Robin"]})
+    with serving(table3_run) as url:
+        browser.get(url + "?seed=4#browse=" + urllib.parse.quote(link))
+        wait(browser, "#b-actions tr.act")
+        seats = browser.find_elements(By.CSS_SELECTOR, "#b-board .seat")
+        assert [x.get_attribute("data-seat") for x in seats] == ["0", "1", "2"]
+        assert "to-act" in seats[1].get_attribute("class")   # seat 1 answers the claim
+        state = game_def.play(policy.game, *browse_state(browser)["actions"])
+        want = policy.action_probabilities(state)
+        for row in browser.find_elements(By.CSS_SELECTOR, "#b-actions tr.act"):
+            a = game_def.apply_action_string(state.clone(), row.get_attribute("data-action"))
+            assert row.find_element(By.CSS_SELECTOR, ".prob").text == shown_probability(want[a])
+            assert not row.find_elements(By.CSS_SELECTOR, ".ev")
+        assert "two-player only" in browser.find_element(By.ID, "b-two-player-only").text
+        viewers = browser.find_elements(By.CSS_SELECTOR, "#b-viewer option")
+        assert [o.get_attribute("value") for o in viewers] == ["all", "mover", "0", "1", "2"]
+        screenshot(browser, screenshots / "explorer-3p.png")
+        # Play: seat 1 of 3; the search box is off, saying why
+        browser.find_element(By.CSS_SELECTOR, "[data-tab=play]").click()
+        radios = browser.find_elements(By.CSS_SELECTOR, "input[name=p-seat]")
+        assert [r.get_attribute("value") for r in radios] == ["0", "1", "2"]
+        assert not browser.find_element(By.ID, "p-search").is_enabled()
+        assert "two-player only" in browser.find_element(By.ID, "p-search-why").text
+        radios[1].click()
+        browser.find_element(By.ID, "p-start").click()
+        moves = 0
+        for _ in range(200):
+            wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR,
+                                                        "#p-moves button, #p-result"))
+            buttons = browser.find_elements(By.CSS_SELECTOR, "#p-moves button")
+            if not buttons:
+                break
+            names = [x.find_element(By.CSS_SELECTOR, ".name").text
+                     for x in browser.find_elements(By.CSS_SELECTOR, "#p-board .seat")]
+            assert names == ["AI 0", "You", "AI 2"]
+            for card in browser.find_elements(By.CSS_SELECTOR, "#p-board .card.down"):
+                assert card.get_attribute("data-hidden") == ""
+            renders = renders_so_far(browser)
+            buttons[moves % len(buttons)].click()
+            moves += 1
+            wait_for(browser, lambda d: renders_so_far(d) > renders)
+        result = browser.find_element(By.ID, "p-result").text
+        assert result in ("You won the round", "AI 0 won the round", "AI 2 won the round",
+                          "A draw"), result
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#p-board .seat")) == 3
+        tally = browser.find_element(By.ID, "p-tally").text
+        assert tally.startswith("You ") and "AI 0" in tally and "draws" in tally
+        assert int(browser.find_element(By.ID, "p-wins-you").text) == (
+            result == "You won the round")
+        assert browser.find_element(By.ID, "p-review").is_displayed()
+        height = browser.execute_script("return document.documentElement.scrollHeight")
+        browser.set_window_size(1360, min(max(height + 160, 1000), 2400))
+        screenshot(browser, screenshots / "play-3p.png")
+        browser.set_window_size(1360, 1000)
         no_console_errors(browser)

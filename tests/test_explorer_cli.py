@@ -1,5 +1,5 @@
-"""`robinwood play` driven through its input, and `robinwood explore`/`play` on bad
-run directories (one line, exit 2)."""
+"""`robinwood play` driven through its input (two players, three, and teams), and
+`robinwood explore`/`play` on bad run directories and bad seats (one line, exit 2)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ from click.testing import CliRunner
 import game_def
 from robinwood.cli import cli
 
-from explorer_runs import exact_run, longer_run, mccfr_run  # noqa: F401
+from explorer_runs import (TABLE3, TEAM, exact_run, longer_run, mccfr_run,  # noqa: F401
+                           table3_run, team_run)
 
 
 def invoke(*args, input=None):
@@ -117,3 +118,63 @@ def test_play_with_search_in_the_terminal(mccfr_run, exact_run):  # noqa: F811
     assert result.exit_code == 0, result.output
     assert "with play-time search" in result.output and "Round over." in result.output
     one_line_error(invoke("play", exact_run, "--search"), "exact strategy", "--search")
+
+
+def replayed(out: str, variant: str):
+    """The state the round printed last ('  actions: ...') replays to."""
+    actions = re.findall(r"^  actions: (.*)$", out, re.M)[-1].split(", ")
+    return game_def.play(game_def.load_game(variant), *actions)
+
+
+def test_play_at_three_seats_in_the_terminal(table3_run):  # noqa: F811
+    result = invoke("play", table3_run, "--seat", "2", "--seed", "5", input="1\n" * 200)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "you in seat 2 of 3, the strategy in every other seat" in out
+    # the board lists the three seats by who sits there
+    assert re.search(r"^AI 0 \S+   AI 1 \S+   You \S+", out, re.M), out
+    assert "Round over. Every card revealed:" in out
+    assert "EVs and reach are two-player only" in out and "EV cost" not in out
+    state = replayed(out, TABLE3)
+    assert state.is_terminal()
+    # who won, and the tally: one round, won by one seat or drawn
+    returns = state.returns()
+    winner = max(range(3), key=lambda s: returns[s]) if any(returns) else None
+    names = {0: "AI 0", 1: "AI 1", 2: "You"}
+    tally = re.search(r"^Tally after 1 round: (.*)$", out, re.M).group(1)
+    wins = dict(re.findall(r"(AI 0|AI 1|You): (\d)", tally))
+    assert {names[s]: int(wins[names[s]]) for s in range(3)} == {
+        names[s]: int(s == winner) for s in range(3)}
+    assert tally.endswith(f"draws: {int(winner is None)}")
+    # every one of the human's decisions is reviewed
+    assert out.count("    you chose ") == out.count("your move")
+
+
+def test_a_team_match_in_the_terminal_goes_to_its_end(team_run):  # noqa: F811
+    result = invoke("play", team_run, "--seat", "1", "--match", "--seed", "2",
+                    input="1\n" * 600)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "you in seat 1 of 4, the strategy in every other seat (your partner in seat 3 " \
+           "too)" in out
+    assert "[team 1+3]" in out and "Partner" in out
+    tallies = re.findall(r"^Tally after (\d+) rounds?: You and Partner: (\d) · "
+                         r"AI 0 and AI 2: (\d) · draws: (\d+)$", out, re.M)
+    assert len(tallies) >= 2 and int(tallies[-1][0]) == len(tallies)
+    for rounds, mine, theirs, draws in tallies:
+        assert int(mine) + int(theirs) + int(draws) == int(rounds)
+    last = tallies[-1]
+    assert re.search(r"^(Your team|AI 0 and AI 2) won the match$|^The match is drawn$",
+                     out, re.M)
+    assert max(int(last[1]), int(last[2])) == 2 or int(last[0]) == 20
+    assert replayed(out, TEAM).is_terminal()
+
+
+def test_a_seat_outside_the_table_is_one_line(exact_run, table3_run, team_run):  # noqa: F811
+    one_line_error(invoke("play", table3_run, "--seat", "3"), "--seat", "give 0 to 2",
+                   "rspx:players=3")
+    one_line_error(invoke("play", team_run, "--seat", "4"), "--seat", "give 0 to 3")
+    one_line_error(invoke("play", exact_run, "--seat", "2"), "--seat", "give 0 to 1")
+    one_line_error(invoke("play", table3_run, "--seat", "-1"), "give 0 to 2")
+    one_line_error(invoke("play", table3_run, "--seat", "one"), "--seat")
+    one_line_error(invoke("play", team_run, "--search"), "--search", "two-player only")

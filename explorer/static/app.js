@@ -51,22 +51,35 @@ const fmtProb = (p) => p >= 0.001 || p === 0 ? pct(p) : p.toExponential(1);
 let RUN = null;
 
 // ----- the board ---------------------------------------------------------------------
-function renderBoard(container, board, {names = {0: "P0", 1: "P1"}, truth = false} = {}) {
+// A seat's team in team mode ("team 0+2"), or null.
+function teamOf(board, p) {
+  const team = (board.teams || []).find((t) => t.includes(p));
+  return team ? `team ${team.join("+")}` : null;
+}
+
+// A payoff as the game pays it: +1 / −1 / 0, and −0.50 for a loser among three.
+const payoff = (x) => signed(x, Number.isInteger(x) ? 0 : 2);
+
+function renderBoard(container, board, {names = {}, truth = false} = {}) {
   container.replaceChildren();
   const root = el("div", {class: "board"});
   const seats = el("div", {class: "seats"});
-  for (const p of [0, 1]) {
+  for (const p of board.strikes.keys()) {
     const sheets = el("span", {class: "sheets", title: `${board.strikes[p]} strike(s) of ${board.strikes_to_lose}`});
     for (let i = 0; i < board.strikes_to_lose; i++) {
       sheets.append(el("span", {class: "sheet" + (i < board.strikes[p] ? " struck" : "")}));
     }
     const toAct = board.mover === p;
-    seats.append(el("div", {class: "seat" + (toAct ? " to-act" : "") + (board.eliminated[p] ? " out" : ""),
+    const team = teamOf(board, p);
+    seats.append(el("div", {class: "seat" + (toAct ? " to-act" : "") + (board.eliminated[p] ? " out" : "")
+                              + (team ? ` team-${p % 2}` : ""),
                             dataset: {seat: p}},
-      el("span", {class: "name"}, names[p]), sheets,
+      el("span", {class: "name"}, names[p] || `P${p}`),
+      team ? el("span", {class: "team", title: "Partners share a win or a loss"}, team) : null, sheets,
       el("span", {class: "count"}, `${board.strikes[p]} strike${board.strikes[p] === 1 ? "" : "s"}`),
       toAct ? el("span", {class: "acting"}, "  · to act") : null,
-      board.over && board.winner === p ? el("b", {}, "  · winner") : null));
+      board.over && board.winner !== null && (board.winner === p || (board.teams && board.winner % 2 === p % 2))
+        ? el("b", {}, "  · winner") : null));
   }
   root.append(seats);
   root.append(el("div", {class: "phase", id: container.id + "-phase"},
@@ -75,12 +88,12 @@ function renderBoard(container, board, {names = {0: "P0", 1: "P1"}, truth = fals
   const grid = el("div", {class: "grid"});
   const width = board.positions.length > 6 ? 124 : 150;
   grid.style.gridTemplateColumns = `repeat(${board.columns}, minmax(0, ${width}px))`;
-  for (const p of board.positions) grid.append(cardEl(p, truth));
+  for (const p of board.positions) grid.append(cardEl(p, truth, names));
   root.append(grid);
   container.append(root);
 }
 
-function cardEl(p, truth) {
+function cardEl(p, truth, names = {}) {
   const tags = [];
   if (p.peeked) tags.push("peeked");
   if (p.picked) tags.push("picked");
@@ -96,6 +109,10 @@ function cardEl(p, truth) {
   const notes = [];
   if (p.holding) notes.push(el("div", {class: `truth ${p.holding_camp}`}, `in your hand: ${p.holding}`));
   else if (p.seen) notes.push(el("div", {class: "truth neutral"}, `you saw: ${p.seen}${p.seen_stale ? " (may have moved)" : ""}`));
+  if (p.signal && !truth) {
+    notes.push(el("div", {class: "truth neutral signal", title: "What the Innkeeper named to the team (it may be a lie)"},
+      `${names[p.signal.seat] || "P" + p.signal.seat} signalled: ${p.signal.card}${p.signal.stale ? " (may have moved)" : ""}`));
+  }
   if (truth && p.hidden) notes.push(el("div", {class: `truth ${p.hidden_camp}`}, p.hidden));
   if (truth && !p.hidden) notes.push(el("div", {class: "truth neutral"}, "not dealt yet"));
   return el("div", {class: `card down${marked}`, dataset: {pos: p.pos, hidden: p.hidden || ""}},
@@ -181,11 +198,13 @@ function renderDecision(v) {
   if (!d) {
     const b = v.board;
     box.append(el("h3", {}, "Round over"), el("p", {class: "result"}, b.result),
-      el("p", {}, `Payoffs: P0 ${signed(b.returns[0], 0)}, P1 ${signed(b.returns[1], 0)}`));
+      el("p", {}, "Payoffs: " + b.returns.map((x, p) => `P${p} ${payoff(x)}`).join(", ")));
     return;
   }
-  const exact = RUN.kind === "exact";
-  box.append(el("h3", {}, `P${d.mover} decides`));
+  const why = RUN.two_player_only || {};
+  const exact = RUN.kind === "exact" && !why.values;   // exact EVs and reach
+  const team = teamOf(v.board, d.mover);
+  box.append(el("h3", {}, `P${d.mover} decides` + (team ? ` (${team})` : "")));
   const best = Math.max(...d.actions.map((a) => a.prob));
   const head = el("tr", {}, el("th", {}, "action"), el("th", {}, "strategy"), el("th", {class: "num"}, "probability"),
     exact ? el("th", {class: "num", title: "The mover's expected payoff (win +1, loss −1) of the action, given what the mover knows, both players following the strategy afterwards"}, "EV for mover") : null);
@@ -199,6 +218,13 @@ function renderDecision(v) {
   box.append(el("table", {id: "b-actions"}, el("thead", {}, head), el("tbody", {}, rows)));
   const facts = el("dl", {class: "facts"});
   const fact = (k, val, title) => facts.append(el("dt", {title}, k), el("dd", {}, val));
+  if (RUN.kind === "exact" && why.values) {
+    fact("EVs and reach", el("span", {class: "muted", id: "b-two-player-only"}, why.values));
+  }
+  if (RUN.kind === "exact" && d.locked_by && why.values) {
+    fact("locked", el("span", {class: "locked"}, d.locked_by),
+         "This decision is played as the lock says; the rest of the strategy was solved against the locks (docs/locks.md)");
+  }
   if (exact) {
     fact("reach of this situation", d.reach === null ? "n/a" : d.reach === 0 ? "0 (the strategy never plays into it)" : fmtProb(d.reach),
          "P(this exact history) when chance and both players follow the strategy");
@@ -210,7 +236,7 @@ function renderDecision(v) {
       fact("locked", el("span", {class: "locked"}, d.locked_by),
            "This decision is played as the lock says; the rest of the strategy was solved against the locks (docs/locks.md)");
     }
-  } else {
+  } else if (RUN.kind !== "exact") {
     fact("training visits of this situation", d.visits === null ? "n/a (not recorded by this run)" : d.visits.toLocaleString(),
          "How often Monte Carlo CFR visited this abstract situation: how much the strategy learned here");
     fact("table entry", d.entry === null || d.entry < 0 ? "none" : d.entry);
@@ -223,7 +249,7 @@ function renderDecision(v) {
   fact("what the mover knows", el("span", {class: "info"}, d.info_state));
   box.append(facts);
   const lockable = d.actions.some((a) => a.text === "challenge" || a.text === "silent");
-  if (exact && lockable) box.append(lockForm(v));
+  if (RUN.kind === "exact" && lockable) box.append(lockForm(v));
 }
 
 // Lock this decision (and every one like it: same seat, card or claim, strikes and
@@ -248,9 +274,11 @@ function lockForm(v) {
         if (j.state === "running") continue;
         if (j.state === "failed") { result.replaceChildren(`The re-solve failed: ${j.error}`); return; }
         const here = Object.entries(j.here).map(([t, p]) => `${t} ${fmtProb(p)}`).join(", ");
+        const values = j.values.length === 2
+          ? `P0's value ${signed(j.values[0])}, ${signed(j.value_shift[0])} from the same solve without the lock `
+          : `seat values ${j.values.map((x) => signed(x)).join(", ")}, shifts ${j.value_shift.map((x) => signed(x)).join(", ")} from the same solve without the lock `;
         result.replaceChildren(el("p", {class: "lock-done"},
-          `Locked: ${j.lock} (${j.fixed} decisions). P0's value ${signed(j.values[0])}, `
-          + `${signed(j.value_shift[0])} from the same solve without the lock `
+          `Locked: ${j.lock} (${j.fixed} decisions). ${values}`
           + `(free decisions within ${Number(j.exploitability).toPrecision(2)} of a best answer). `
           + `The re-solved strategy here: ${here}.`));
         return;
@@ -304,6 +332,9 @@ async function loadAsk() {
   try { data = await api("/api/ask"); } catch (e) { askLoaded = false; throw e; }
   const body = $("#ask-body");
   body.replaceChildren(el("p", {class: "muted"}, `Statistics: ${data.statistics}.`));
+  if (data.two_player_only) {   // three or four seats: the balance, without examples
+    document.querySelector("#ask .lead").textContent = "The table's balance for this strategy.";
+  }
   for (const t of data.tables) {
     const head = el("tr", {}, t.index_names.map((n) => el("th", {}, n)),
                     t.columns.map((c) => el("th", {class: "num"}, c)));
@@ -367,11 +398,14 @@ function renderPlay(v) {
   document.body.dataset.playRenders = ++P.renders;  // lets tests wait for the answer
   $("#p-setup").classList.add("hidden");
   $("#p-game").classList.remove("hidden");
-  const names = {[v.seat]: "You", [1 - v.seat]: "AI"};
+  const names = v.names || {[v.seat]: "You", [1 - v.seat]: "AI"};
+  const table = v.players > 2;
   $("#p-score").replaceChildren(
     el("span", {}, v.mode === "match" ? `Best of 3 · round ${v.round}` : "One round"),
-    el("span", {}, "You ", el("b", {id: "p-wins-you"}, v.wins.you), " – ", el("b", {id: "p-wins-ai"}, v.wins.ai), " AI"),
-    el("span", {class: "muted"}, v.you_start ? "you started this round" : "the AI started this round"),
+    table ? tallyEl(v)
+      : el("span", {}, "You ", el("b", {id: "p-wins-you"}, v.wins.you), " – ", el("b", {id: "p-wins-ai"}, v.wins.ai), " AI"),
+    el("span", {class: "muted"}, v.you_start ? "you started this round"
+      : table ? `${v.starter} started this round` : "the AI started this round"),
     ...(v.search ? [el("span", {class: "muted", id: "p-searching"}, "the AI searches")] : []));
   if (v.round_over) renderBoard($("#p-board"), v.reveal.board, {names, truth: true});
   else renderBoard($("#p-board"), v.board, {names});
@@ -382,10 +416,13 @@ function renderPlay(v) {
       el("div", {class: "moves", id: "p-moves"}, v.decision.actions.map((a) =>
         el("button", {dataset: {action: a.text}, onclick: guarded(() => playMove(a.text))}, a.label))));
   } else if (v.round_over) {
-    const w = v.board.winner;
-    const cls = w === null ? "" : w === v.seat ? "win" : "loss";
-    box.append(el("div", {class: `result ${cls}`, id: "p-result"},
-      w === null ? v.board.result : w === v.seat ? "You won the round" : "The AI won the round"));
+    if (table) box.append(...tableResultEls(v));
+    else {
+      const w = v.board.winner;
+      const cls = w === null ? "" : w === v.seat ? "win" : "loss";
+      box.append(el("div", {class: `result ${cls}`, id: "p-result"},
+        w === null ? v.board.result : w === v.seat ? "You won the round" : "The AI won the round"));
+    }
     if (v.over) {
       if (v.match_result) box.append(el("div", {class: "result", id: "p-match-result"}, v.match_result));
       box.append(el("button", {class: "primary", id: "p-new", onclick: () => {
@@ -403,18 +440,39 @@ function renderPlay(v) {
   renderReview(v);
 }
 
+// Three or four players: round wins by side (each player, or each team) and draws.
+function tallyEl(v) {
+  return el("span", {id: "p-tally"}, v.tally.map((t, i) => el("span", {class: "side" + (t.you ? " mine" : "")},
+      i ? " · " : "", `${t.side} `, el("b", {id: t.you ? "p-wins-you" : null}, t.wins))),
+    el("span", {class: "muted"}, ` · draws ${v.draws}`));
+}
+
+// Three or four players: who won the finished round (your team, in team mode) and how.
+function tableResultEls(v) {
+  const r = v.round_result;
+  const cls = r.you_won === null ? "" : r.you_won ? "win" : "loss";
+  const head = r.you_won === null ? "A draw"
+    : r.you_won ? (v.teams ? "Your team won the round" : "You won the round")
+    : `${r.winners.join(" and ")} won the round`;
+  return [el("div", {class: `result ${cls}`, id: "p-result"}, head),
+          el("p", {class: "muted", id: "p-result-how"}, r.text)];
+}
+
 function renderReview(v) {
   const box = $("#p-review");
   if (!v.reveal) { box.classList.add("hidden"); return; }
   box.classList.remove("hidden");
-  const exact = RUN.kind === "exact";
+  const why = RUN.two_player_only || {};
+  const exact = RUN.kind === "exact" && !why.values;   // EVs and the EV cost
+  const mccfr = RUN.kind !== "exact";
   const r = v.reveal;
   box.replaceChildren(el("h3", {}, "Review: your decisions against the strategy"));
+  if (RUN.kind === "exact" && why.values) box.append(el("p", {class: "muted", id: "p-two-player-only"}, why.values));
   if (!r.review.length) box.append(el("p", {class: "muted"}, "You made no decision this round."));
   else {
     const head = el("tr", {}, el("th", {}, "turn"), el("th", {}, "situation"), el("th", {}, "you chose"),
       el("th", {}, "the strategy there"), exact ? el("th", {class: "num", title: "EV of the strategy's mix minus EV of your choice, for you, given what you knew"}, "EV cost") : null,
-      exact ? null : el("th", {class: "num"}, "visits"));
+      mccfr ? el("th", {class: "num"}, "visits") : null);
     const rows = r.review.map((x) => el("tr", {},
       el("td", {}, x.turn), el("td", {}, x.situation, x.on_path === false
         ? el("div", {class: "muted", title: "The strategy itself never plays into this situation, so its probabilities here were never trained; the EVs still follow from it"}, "off the strategy's own path") : null),
@@ -425,7 +483,7 @@ function renderReview(v) {
         exact ? el("span", {class: "num"}, a.ev === null ? "" : signed(a.ev)) : el("span"))))),
       exact ? el("td", {class: "num " + (x.cost === null ? "" : x.cost > 0.005 ? "cost-bad" : "cost-ok")},
                  x.cost === null ? "n/a" : signed(x.cost)) : null,
-      exact ? null : el("td", {class: "num"}, x.visits === null ? "n/a" : x.visits)));
+      mccfr ? el("td", {class: "num"}, x.visits === null ? "n/a" : x.visits) : null));
     box.append(el("table", {id: "p-review-table"}, el("thead", {}, head), el("tbody", {}, rows)));
     if (exact && r.total_cost !== null) box.append(el("p", {}, `Total EV given away this round: ${signed(r.total_cost)}`));
   }
@@ -448,6 +506,7 @@ async function start() {
     searchBox.disabled = true;
     searchBox.parentElement.title = "Exact runs are equilibria: the AI plays them as solved";
   }
+  if (RUN.players > 2) setUpTable(searchBox);
   const summary = RUN.kind === "exact"
     ? `exact ${RUN.algorithm || ""}, exploitability ${RUN.exploitability === null || RUN.exploitability === undefined ? "n/a" : Number(RUN.exploitability).toPrecision(2)}`
       + (RUN.locks && RUN.locks.length ? `; locked: ${RUN.locks.join("; ")}` : "")
@@ -474,6 +533,28 @@ async function start() {
   });
   window.addEventListener("hashchange", () => openLink().catch((e) => toast(e.message)));
   if (!(await openLink())) await browseNewDeal();
+}
+
+// Three or four seats: See as every seat, choose any seat to play, and say why what is
+// two-player only is off.
+function setUpTable(searchBox) {
+  const viewer = $("#b-viewer");
+  for (let p = 2; p < RUN.players; p++) viewer.append(el("option", {value: String(p)}, `P${p}`));
+  const team = (p) => RUN.teams ? ` (team ${p % 2}+${p % 2 + 2})` : "";
+  $("#p-seats").replaceChildren(...[...Array(RUN.players).keys()].map((p) => el("label", {},
+    el("input", {type: "radio", name: "p-seat", value: String(p), checked: p === 0}),
+    ` Seat ${p}${p === RUN.first_player ? ", plays first" : ""}${team(p)}`)));
+  const others = RUN.teams ? "The strategy plays every other seat, your partner (seat + 2) included"
+    : "The strategy plays every other seat";
+  $("#p-setup-note").textContent = `${others}, drawing every move from its probabilities. `
+    + "You see only what your seat sees; everything is revealed at the end, with a review of your decisions.";
+  const why = RUN.two_player_only.search;
+  if (searchBox && why) {
+    searchBox.disabled = true;
+    searchBox.checked = false;
+    searchBox.parentElement.title = why;
+    searchBox.parentElement.after(el("span", {class: "muted why", id: "p-search-why"}, why));
+  }
 }
 
 // A #browse={layout, seed, actions} link (b-link) opens that state on the board.

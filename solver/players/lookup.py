@@ -51,7 +51,7 @@ def _read_visits(run_dir: Path, agent: Agent):
     or does not fit the table (then nothing is shown rather than something wrong)."""
     try:
         with np.load(run_dir / "table.npz", allow_pickle=False) as data:
-            names = [f"seat{s}_visits" for s in (0, 1)]
+            names = [f"seat{s}_visits" for s in range(agent.variant.players)]
             if not all(name in data.files for name in names):
                 return None
             visits = [np.asarray(data[name], dtype=np.int64) for name in names]
