@@ -232,7 +232,8 @@ GAME = SweepGame(
                     "mean_spread": "score spread", "mean_turns": "mean turns",
                     "steals": "steals a game", "counters": "counters a game",
                     "marianne_protections": "Marianne's protections"},
-    effect_words=(("steals", "the steals a game"), ("counters", "the counters a game"),
+    effect_words=(("steals", "the number of steals a game"),
+                  ("counters", "the number of counters a game"),
                   ("mean_turns", "the game length"), ("mean_spread", "the score spread")),
     method_words={
         "play": "measured by play, the same player in every seat (no solved strategy "
