@@ -198,8 +198,10 @@ def simulate(variant_text, rounds, matches, seed, as_json, **params):
               default="linear", show_default=True,
               help="mccfr: discount of earlier batches (linear CFR or DCFR).")
 @click.option("--league-opponents", type=str, default="",
-              help="mccfr: comma-separated league players that a share of traversals "
-                   "meets instead of the opponent's table, e.g. tempo,baiter "
+              help="mccfr: comma-separated league players or baseline bots (honest, "
+                   "paranoid, heuristic, uniform) that a share of traversals "
+                   "meets instead of the other seats' tables (copies of it in every other "
+                   "seat at 3-4 players), e.g. tempo,baiter "
                    "(docs/mccfr.md, \"League opponents\"); needs --league-share.")
 @click.option("--league-share", type=Number(min=0.0, max=0.99), default=0.0,
               show_default=True,

@@ -42,10 +42,11 @@ level plays with probability 0 are skipped with probability `CFG_PRUNE_PROBABILI
 (regret-based pruning, as in Pluribus).
 
 League opponents (`CFG_LEAGUE_SHARE` > 0, a non-empty `League`): that share of
-traversals draws one league player (solver.scripted) who plays every opponent decision
-of the traversal, probes included, instead of the opponent's table. The traverser's
-regrets then answer a mixture of its table and the league; the opponent's average
-strategy gets nothing from those traversals (the league's moves are not its own).
+traversals draws one league player or baseline bot (solver.scripted) who plays every
+decision of every other seat of the traversal (copies of it at three or four players,
+a team's partner included), probes included, instead of their tables. The traverser's
+regrets then answer a mixture of the tables and the league; the other seats' average
+strategies get nothing from those traversals (the league's moves are not their own).
 
 Locked decisions (`LockRules` of solver.decisions, empty for none): a decision a lock
 selects is played with the lock's probabilities wherever it occurs, for either seat, and
@@ -1176,9 +1177,17 @@ def _locked(locks, state, rules, know, cur, legal, m, out):
 
 @jit
 def _league_move(league, foe, state, rules, know, seat, legal, m, probs, rng):
-    """Index in legal[:m] of league player `foe`'s move for `seat` (probs: a buffer)."""
-    lg.league_probs(league.kinds[foe], league.params[foe], state, rules, know, seat, legal,
-                    m, probs)
+    """Index in legal[:m] of league player `foe`'s move for `seat` (probs: a buffer):
+    a league player's rules, or a baseline bot's (uniform, honest, paranoid,
+    heuristic)."""
+    kind = league.kinds[foe]
+    if kind >= lg.FIRST_KIND:
+        lg.league_probs(kind, league.params[foe], state, rules, know, seat, legal, m, probs)
+    elif kind == lg.UNIFORM:
+        for i in range(m):
+            probs[i] = 1.0 / m
+    else:
+        lg.basic_probs(kind, league.params[foe], state, rules, know, seat, legal, m, probs)
     return _pick(probs, m, rng)
 
 

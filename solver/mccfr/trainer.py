@@ -23,7 +23,14 @@ from solver.decisions import Lock, check_locks, compile_locks, parse_locks
 from solver.jobs import in_both_seats, in_workers
 from solver.mccfr import _kernels as kern
 from solver.mccfr._abstraction import COARSE, FINE
-from solver.scripted import HELD_OUT_KINDS, LEAGUE_KINDS, LEAGUE_NAMES, default_params
+from solver.scripted import (BASIC_KINDS, HELD_OUT_KINDS, LEAGUE_KINDS, default_basic_params,
+                             default_params)
+
+# Who a traversal may meet instead of the other seats' tables: the league players and
+# the baseline bots (at three or four players, copies of one of them fill every other
+# seat). The held-out players never.
+TRAINING_OPPONENTS = {**LEAGUE_KINDS, **BASIC_KINDS}
+TRAINING_OPPONENT_NAMES = tuple(TRAINING_OPPONENTS)
 
 WEIGHTINGS = ("none", "linear", "discounted")
 LEVELS = ("coarse", "fine")
@@ -68,9 +75,11 @@ class MCCFRConfig:
     sure_wins: both seats take a sure win (a located camp unmasked, solver.knowledge.
     _sure_win) by rule instead of learning it; exact, and it prunes those subtrees.
     league_opponents / league_share: that share of traversals meets one of these league
-    players (solver.scripted, drawn uniformly) instead of the opponent's table, so that
-    the regrets answer the league as well as self-play (docs/mccfr.md, "League
-    opponents"); () and 0.0 (the default): self-play alone.
+    players or baseline bots (solver.scripted, drawn uniformly; TRAINING_OPPONENTS)
+    instead of the other seats' tables, which it plays in every other seat (at three or
+    four players: copies of it, a team's partner included), so that the regrets answer
+    the league as well as self-play (docs/mccfr.md, "League opponents"); () and 0.0
+    (the default): self-play alone.
     fine_key: what a fine entry is keyed by: "codes", everything the seat knows (the
     sorted position codes); "classes" (with coarse_actions="letters"), at a decision
     with position actions (turn, reveal, pick) the set of position classes it can act
@@ -113,11 +122,11 @@ class MCCFRConfig:
     max_table_bytes: int = 8 * 1024**3
 
     def __post_init__(self):
-        if self.variant.players != 2 and (self.league_opponents or self.locks):
-            # the league players and the lock selectors read a two-seat situation
-            raise MCCFRError(f"league opponents and locks need a two-player round (got "
-                             f"players={self.variant.players}); train 3-4 players and "
-                             f"teams in self-play, without --league-opponents or --lock")
+        if self.variant.players != 2 and self.locks:
+            # the lock selectors read a two-seat situation
+            raise MCCFRError(f"locks need a two-player round (got players="
+                             f"{self.variant.players}); train 3-4 players and teams "
+                             f"without --lock (locks of 3-4 players are solved exactly)")
         if self.weighting not in WEIGHTINGS:
             raise MCCFRError(f"unknown weighting {self.weighting!r}: choose one of "
                              f"{', '.join(WEIGHTINGS)}")
@@ -160,11 +169,11 @@ class MCCFRConfig:
         held = [name for name in self.league_opponents if name in HELD_OUT_KINDS]
         if held:
             raise MCCFRError(f"{held[0]} is held out for evaluation: training may not meet "
-                             f"it; choose from {', '.join(LEAGUE_NAMES)}")
-        unknown = [name for name in self.league_opponents if name not in LEAGUE_KINDS]
+                             f"it; choose from {', '.join(TRAINING_OPPONENT_NAMES)}")
+        unknown = [name for name in self.league_opponents if name not in TRAINING_OPPONENTS]
         if unknown:
             raise MCCFRError(f"unknown league opponent {unknown[0]!r}: choose from "
-                             f"{', '.join(LEAGUE_NAMES)}")
+                             f"{', '.join(TRAINING_OPPONENT_NAMES)}")
         if len(set(self.league_opponents)) != len(self.league_opponents):
             raise MCCFRError(f"league opponents repeat a name: "
                              f"{','.join(self.league_opponents)}")
@@ -221,9 +230,14 @@ class MCCFRConfig:
         """The kernels' view of the league opponents."""
         if not self.league_opponents:
             return kern.no_league()
+        rows = [default_params(name) if name in LEAGUE_KINDS else default_basic_params(name)
+                for name in self.league_opponents]
+        params = np.zeros((len(rows), max(len(row) for row in rows)))
+        for i, row in enumerate(rows):   # one width: each reads only its own slots
+            params[i, :len(row)] = row
         return kern.League(
-            np.array([LEAGUE_KINDS[name] for name in self.league_opponents], dtype=np.int64),
-            np.array([default_params(name) for name in self.league_opponents]))
+            np.array([TRAINING_OPPONENTS[name] for name in self.league_opponents],
+                     dtype=np.int64), params)
 
 
 def _is_count(value) -> bool:
