@@ -53,21 +53,28 @@ Tables as {{ table_format }} files in `tables/`. Method: {{ method }}.
 
 TITLES = {"strength": "Against scripted players (robinwood exploit: the strategy in each "
                       "seat, copies of the player in the others; exact)",
+          "held_out": "Against held-out players (never training opponents; by play, "
+                      "95% intervals)",
           "seats": "Seats (in turn order from the first player)",
           "rates": "Rates per round", "locks": "Locked decisions",
           "run": "This run"}
 
 
-def _read_table_strength(run_dir: Path) -> pd.DataFrame | None:
-    """RUN/table_strength.json written by `robinwood exploit`, per opponent, or None."""
+def _read_table_strength(run_dir: Path, part: str | None = None) -> pd.DataFrame | None:
+    """RUN/table_strength.json written by `robinwood exploit`, per opponent, or None;
+    part="held_out": its held-out players (None when the file has none)."""
     import json
 
     path = Path(run_dir) / "table_strength.json"
     if not path.exists():
         return None
     try:
-        frame = pd.DataFrame.from_dict(json.loads(path.read_text())["summary"],
-                                       orient="index")
+        data = json.loads(path.read_text())
+        if part is not None:
+            if part not in data:
+                return None
+            data = data[part]
+        frame = pd.DataFrame.from_dict(data["summary"], orient="index")
     except (ValueError, KeyError, TypeError):
         from .report import ReportError
 
@@ -177,6 +184,9 @@ def write_table_report(run_dir, out_dir=None, parquet: bool = False,
     strength = _read_table_strength(run_dir)
     if strength is not None:
         tables["strength"] = strength
+    held_out = _read_table_strength(run_dir, "held_out")
+    if held_out is not None:
+        tables["held_out"] = held_out
 
     convergence = read_convergence(run_dir)
     if convergence is not None:
@@ -221,7 +231,7 @@ def write_table_report(run_dir, out_dir=None, parquet: bool = False,
             save_png(fig, out / f"{key}.png")
             images.append({"file": f"{key}.png", "caption": caption})
     shown = [t for t in ("seats", "rates", "compare_seats", "compare_rates", "strength",
-                         "locks", "run") if t in tables]
+                         "held_out", "locks", "run") if t in tables]
     algorithm = metadata.get("algorithm") or {}
     context = {"name": name, "variant": str(balance.variant),
                "algorithm": algorithm.get("name") if isinstance(algorithm, dict)

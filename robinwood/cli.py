@@ -873,23 +873,29 @@ def league(agent, opponents, variant_text, rounds, seed, as_json, fallback, **pa
 def _exploit_table_play(run_dir, rounds, seed, as_json, fallback) -> None:
     """`robinwood exploit` for a Monte Carlo CFR run of 3-4 players or teams: the
     strategy in each seat (pair) against copies of every scripted player, by play
-    (solver.evaluation.table_play); writes RUN_DIR/table_strength.json."""
+    (solver.evaluation.table_play), then against copies of each held-out player (never
+    a training opponent), reported apart; writes RUN_DIR/table_strength.json."""
     from pathlib import Path
 
     import pandas as pd
 
     from solver.evaluation.table_play import table_play
     from solver.players.agents import load_table_agent
+    from solver.scripted import HELD_OUT_NAMES
     from solver.store import atomic_write_bytes
 
     strategy = load_table_agent(run_dir, fallback)
     say = (lambda text: None) if as_json else (
         lambda text: click.echo(f"robinwood: {text}", err=True))
     result = table_play(strategy.variant, strategy, rounds=rounds, seed=seed, progress=say)
+    held_out = table_play(strategy.variant, strategy, opponents=HELD_OUT_NAMES,
+                          rounds=rounds, seed=seed + 1, progress=say)
     data = result.to_json()
     data["rounds"] = rounds
     data["seed"] = seed
     data["summary"] = json.loads(result.summary().to_json(orient="index"))
+    data["held_out"] = {"rows": held_out.to_json()["rows"], "seed": seed + 1,
+                        "summary": json.loads(held_out.summary().to_json(orient="index"))}
     atomic_write_bytes(Path(run_dir) / "table_strength.json",
                        json.dumps(data, indent=2).encode())
     if as_json:
@@ -902,11 +908,14 @@ def _exploit_table_play(run_dir, rounds, seed, as_json, fallback) -> None:
                    f"{rounds:,} rounds a seat (share of rounds won, a draw counting "
                    f"{result.fair_share:.4f}; fair share {result.fair_share:.4f}; 95% "
                    f"intervals)\n{summary.to_string()}")
-    every = int(summary["beats_fair_share_in_every_seat"].sum())
-    mean = int(summary["beats_fair_share"].sum())
-    click.echo(f"above the fair share with 95% confidence: against {mean} of "
-               f"{len(summary)} players seat-averaged, {every} of {len(summary)} in every "
-               f"seat")
+        click.echo(f"held-out players (never training opponents), the same way:\n"
+                   f"{held_out.summary().to_string()}")
+    for name, table in (("scripted", summary), ("held-out", held_out.summary())):
+        every = int(table["beats_fair_share_in_every_seat"].sum())
+        mean = int(table["beats_fair_share"].sum())
+        click.echo(f"above the fair share with 95% confidence ({name}): against {mean} "
+                   f"of {len(table)} players seat-averaged, {every} of {len(table)} in "
+                   f"every seat")
 
 
 @cli.command()

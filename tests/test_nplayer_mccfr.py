@@ -287,6 +287,11 @@ def test_exploit_stats_and_report_at_three_seats(tmp_path):
     assert data["method"] == "play" and data["rounds"] == 200
     assert set(data["summary"]) == set(TABLE_OPPONENTS)
     assert len(data["rows"]) == 3 * len(data["summary"])
+    from solver.scripted import HELD_OUT_NAMES
+
+    assert set(data["held_out"]["summary"]) == set(HELD_OUT_NAMES)   # reported apart
+    assert len(data["held_out"]["rows"]) == 3 * len(HELD_OUT_NAMES)
+    assert "held-out players (never training opponents)" in result.output
     result = runner.invoke(cli, ["exploit", str(run), "--iterations", "10"])
     assert result.exit_code == 2 and "two-player" in result.output
     result = runner.invoke(cli, ["stats", str(run)])
@@ -298,6 +303,7 @@ def test_exploit_stats_and_report_at_three_seats(tmp_path):
     text = (tmp_path / "report" / "report.md").read_text()
     assert "sampled self-play (2,000 rounds" in text
     assert "by play, 95% intervals" in text and "| honest |" in text
+    assert "Against held-out players" in text and "| mirror |" in text
 
 
 @pytest.mark.parametrize("variant", TABLES, ids=str)
