@@ -241,9 +241,11 @@ def test_bad_agent_and_config_input_gets_one_clear_error():
         load_agent("grumpy")
     with pytest.raises(AgentError, match="not a number"):
         load_agent("heuristic:bluff=lots")
-    with pytest.raises(MCCFRError, match="two-player"):   # league players read two seats
-        MCCFRConfig(game_def.parse("standard:players=3"), league_opponents=("honest",),
-                    league_share=0.5)
+    with pytest.raises(MCCFRError, match="two-player"):   # lock selectors read two seats
+        MCCFRConfig(game_def.parse("standard:players=3"),
+                    locks=("respond claim=Monk: pass=1",))
+    with pytest.raises(MCCFRError, match="held out"):
+        MCCFRConfig(RSPX2, league_opponents=("careful",), league_share=0.5)
     with pytest.raises(MCCFRError, match="levels"):
         MCCFRConfig(RSPX2, levels="psychic")
     runner = CliRunner()
