@@ -43,10 +43,12 @@ level plays with probability 0 are skipped with probability `CFG_PRUNE_PROBABILI
 
 League opponents (`CFG_LEAGUE_SHARE` > 0, a non-empty `League`): that share of
 traversals draws one league player or baseline bot (solver.scripted) who plays every
-decision of every other seat of the traversal (copies of it at three or four players,
-a team's partner included), probes included, instead of their tables. The traverser's
-regrets then answer a mixture of the tables and the league; the other seats' average
-strategies get nothing from those traversals (the league's moves are not their own).
+decision of every other seat of the traversal (copies of it at three or four players),
+probes included, instead of their tables; in team mode it plays the other team's two
+seats and the traverser's partner plays its own table (`_league_seat`), as it will in
+play. The traverser's regrets then answer a mixture of the tables and the league; the
+other seats' average strategies get nothing from those traversals (the partner is never
+the seat a traversal averages, and the league's moves are not their own).
 
 Locked decisions (`LockRules` of solver.decisions, empty for none): a decision a lock
 selects is played with the lock's probabilities wherever it occurs, for either seat, and
@@ -649,6 +651,16 @@ def _payoff(state, rules, seat):
 
 
 @jit
+def _league_seat(rules, cur, seat):
+    """Whether a league opponent plays `cur`'s decisions in a traversal for `seat`: every
+    other seat's, except a team's partner (the opposite seat), who is the traverser's
+    own side and plays its own table, as it will beside the trained seat in play."""
+    if cur == seat:
+        return False
+    return not (rules[k.R_TEAMS] and cur % 2 == seat % 2)
+
+
+@jit
 def _concrete(abstract_of, m, j, rng):
     """A legal index whose abstract action is j, uniformly among them."""
     count = 0
@@ -812,7 +824,7 @@ def _probe(seat, tables, cfg, rules, rng, ws, d, action, league, foe, chunk, dir
                 a = legal[_pick(sig, m, rng)]
             elif w >= 0:
                 a = legal[w]
-            elif cur != seat and foe >= 0:
+            elif foe >= 0 and _league_seat(rules, cur, seat):
                 a = legal[_league_move(league, foe, state, rules, know, cur, legal, m, sig,
                                        rng)]
             else:
@@ -948,7 +960,8 @@ def _traverse(seat, tables, cfg, rules, rng, ws, league, foe, chunk, direct, loc
                     _child(ws, d, rules, legal[w])
                     d += 1
                     continue
-            if cur != seat and foe >= 0:   # a league opponent: played, nothing learned
+            if foe >= 0 and _league_seat(rules, cur, seat):
+                # a league opponent: played, nothing learned
                 j = _league_move(league, foe, state, rules, ws.knows[d], cur, legal, m,
                                  ws.sig[d], rng)
                 _child(ws, d, rules, legal[j])

@@ -37,6 +37,7 @@ from ._kernels import (  # noqa: F401
     _discount as discount,
     _find as find,
     _next_u64 as next_u64,
+    _league_seat as league_seat,
     _payoff as payoff,
     _pick as pick,
     _rehash as rehash,

@@ -77,7 +77,8 @@ class MCCFRConfig:
     league_opponents / league_share: that share of traversals meets one of these league
     players or baseline bots (solver.scripted, drawn uniformly; TRAINING_OPPONENTS)
     instead of the other seats' tables, which it plays in every other seat (at three or
-    four players: copies of it, a team's partner included), so that the regrets answer
+    four players: copies of it; in team mode the other team's two seats, the partner
+    playing its own table), so that the regrets answer
     the league as well as self-play (docs/mccfr.md, "League opponents"); () and 0.0
     (the default): self-play alone.
     fine_key: what a fine entry is keyed by: "codes", everything the seat knows (the
