@@ -729,7 +729,7 @@ def format_simulation(r: dict) -> str:
 
 
 class FallbackType(click.ParamType):
-    """--fallback: `none`, a league player, or `player:visits=N,turn_visits=M`."""
+    """--fallback: `auto`, `none`, a league player, or `player:visits=N,turn_visits=M`."""
 
     name = "fallback"
 
@@ -759,9 +759,9 @@ def _player_names(text: str, param) -> tuple[str, ...]:
     return names
 
 
-# solver.players.agents.DEFAULT_FALLBACK in its --fallback form (not imported here, so
+# solver.players.agents.AUTO_FALLBACK, the --fallback default (not imported here, so
 # that the CLI starts without loading the kernels; tests/test_fallback.py checks it)
-DEFAULT_FALLBACK_TEXT = "baiter:turn_visits=1000"
+DEFAULT_FALLBACK_TEXT = "auto"
 
 
 # solver.evaluation.strength.LBR_CONTINUATIONS, as `robinwood exploit` takes it (not
@@ -775,7 +775,8 @@ def fallback_option(fn):
         "--fallback", type=FallbackType(), default=DEFAULT_FALLBACK_TEXT, show_default=True,
         help="Where a Monte Carlo CFR table has not learned (an entry with fewer updates "
              "than its fine_visits, 1,000 at turns and powers by default, or none), this "
-             "league player's rules move instead; "
+             "league player's rules move instead; 'auto' is baiter:turn_visits=1000 at "
+             "two seats, claim_counter:turn_visits=1000 at three or four and in teams; "
              "'none' plays the table alone (uniform where it has no entry); "
              "'counter:visits=50,turn_visits=500' sets the thresholds (docs/mccfr.md)."
     )(fn)
@@ -890,12 +891,22 @@ def _exploit_table_play(run_dir, rounds, seed, as_json, fallback) -> None:
     result = table_play(strategy.variant, strategy, rounds=rounds, seed=seed, progress=say)
     held_out = table_play(strategy.variant, strategy, opponents=HELD_OUT_NAMES,
                           rounds=rounds, seed=seed + 1, progress=say)
+    # against copies of the rules it plays where its table has not learned: whether the
+    # table adds anything to them (docs/nplayer.md)
+    own = (None if strategy.fallback is None else
+           table_play(strategy.variant, strategy, opponents=(strategy.fallback.player,),
+                      rounds=rounds, seed=seed + 2, progress=say))
     data = result.to_json()
+    data["fallback"] = None if strategy.fallback is None else str(strategy.fallback)
     data["rounds"] = rounds
     data["seed"] = seed
     data["summary"] = json.loads(result.summary().to_json(orient="index"))
     data["held_out"] = {"rows": held_out.to_json()["rows"], "seed": seed + 1,
                         "summary": json.loads(held_out.summary().to_json(orient="index"))}
+    if own is not None:
+        data["fallback_rules"] = {"rows": own.to_json()["rows"], "seed": seed + 2,
+                                  "summary": json.loads(own.summary().to_json(
+                                      orient="index"))}
     atomic_write_bytes(Path(run_dir) / "table_strength.json",
                        json.dumps(data, indent=2).encode())
     if as_json:
@@ -910,6 +921,10 @@ def _exploit_table_play(run_dir, rounds, seed, as_json, fallback) -> None:
                    f"intervals)\n{summary.to_string()}")
         click.echo(f"held-out players (never training opponents), the same way:\n"
                    f"{held_out.summary().to_string()}")
+        click.echo(f"{strategy.name}: {_fallback_words(strategy)}")
+        if own is not None:
+            click.echo(f"against copies of those rules (does the table add to them?):\n"
+                       f"{own.summary().to_string()}")
     for name, table in (("scripted", summary), ("held-out", held_out.summary())):
         every = int(table["beats_fair_share_in_every_seat"].sum())
         mean = int(table["beats_fair_share"].sum())

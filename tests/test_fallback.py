@@ -19,8 +19,8 @@ from game_def import _core as k
 from robinwood.cli import DEFAULT_FALLBACK_TEXT, cli
 from solver.mccfr import MCCFRConfig, solve_mccfr
 from solver.players import kernels as ka
-from solver.players.agents import (DEFAULT_FALLBACK, AgentError, AgentPolicy, Fallback, bot,
-                                   load_agent, parse_fallback, table_agent)
+from solver.players.agents import (AUTO_FALLBACK, DEFAULT_FALLBACK, AgentError, AgentPolicy,
+                                   Fallback, bot, load_agent, parse_fallback, table_agent)
 from solver.evaluation.tournament import head_to_head
 from decision_keys import decisions_with_fine_keys
 
@@ -132,7 +132,7 @@ def test_bad_fallbacks_get_one_line():
     assert parse_fallback("none") is None
     for fallback in (Fallback(), Fallback("counter", 5), Fallback("tempo", None, 7)):
         assert parse_fallback(str(fallback)) == fallback
-    assert parse_fallback(DEFAULT_FALLBACK_TEXT) == DEFAULT_FALLBACK   # the CLI's default
+    assert parse_fallback(DEFAULT_FALLBACK_TEXT) == AUTO_FALLBACK   # the CLI's default
     assert parse_fallback("counter:visits=50,turn_visits=9") == Fallback("counter", 50, 9)
     with pytest.raises(AgentError, match="unknown fallback option 'visit'"):
         parse_fallback("counter:visit=5")

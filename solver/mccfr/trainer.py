@@ -23,13 +23,13 @@ from solver.decisions import Lock, check_locks, compile_locks, parse_locks
 from solver.jobs import in_both_seats, in_workers
 from solver.mccfr import _kernels as kern
 from solver.mccfr._abstraction import COARSE, FINE
-from solver.scripted import (BASIC_KINDS, HELD_OUT_KINDS, LEAGUE_KINDS, default_basic_params,
-                             default_params)
+from solver.scripted import (BASIC_KINDS, FALLBACK_RULE_KINDS, HELD_OUT_KINDS, LEAGUE_KINDS,
+                             default_basic_params, default_params)
 
-# Who a traversal may meet instead of the other seats' tables: the league players and
-# the baseline bots (at three or four players, copies of one of them fill every other
+# Who a traversal may meet instead of the other seats' tables: the league players, the
+# baseline bots and the fallback rules (at three or four players, copies of one of them fill every other
 # seat). The held-out players never.
-TRAINING_OPPONENTS = {**LEAGUE_KINDS, **BASIC_KINDS}
+TRAINING_OPPONENTS = {**LEAGUE_KINDS, **BASIC_KINDS, **FALLBACK_RULE_KINDS}
 TRAINING_OPPONENT_NAMES = tuple(TRAINING_OPPONENTS)
 
 WEIGHTINGS = ("none", "linear", "discounted")

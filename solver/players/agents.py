@@ -32,7 +32,8 @@ from game_def.errors import RobinWoodError
 from game_def.variant import Variant
 
 from solver.players import _kernels as ka
-from solver.scripted import (BASIC_NAMES, DEFAULT_THRESHOLD, HELD_OUT_KINDS, HELD_OUT_NAMES,
+from solver.scripted import (BASIC_NAMES, DEFAULT_THRESHOLD, FALLBACK_RULE_KINDS,
+                             FALLBACK_RULE_NAMES, HELD_OUT_KINDS, HELD_OUT_NAMES,
                              LEAGUE_KINDS, LEAGUE_NAMES)
 from solver.scripted import kernels as lg
 from solver.mccfr import kernels as mc
@@ -46,7 +47,8 @@ BOT_NAMES = BOTS + LEAGUE_BOTS
 # like the others, never training opponents nor fallback rules, and not in BOT_NAMES.
 HELD_OUT_BOTS = HELD_OUT_NAMES
 _BOT_KIND = {"uniform": ka.UNIFORM, "honest": ka.HONEST, "paranoid": ka.PARANOID,
-             "heuristic": ka.HEURISTIC, **LEAGUE_KINDS, **HELD_OUT_KINDS}
+             "heuristic": ka.HEURISTIC, **LEAGUE_KINDS, **HELD_OUT_KINDS,
+             **FALLBACK_RULE_KINDS}
 # the options each bot takes (`name:option=value,...` in load_agent; defaults in bot())
 _BOT_OPTIONS = {"heuristic": ("bluff", "challenge_below"), "threshold_challenger": ("t",)}
 
@@ -56,7 +58,8 @@ class AgentError(RobinWoodError):
 
 
 # League players whose rules take no option, so they can move for a table (Fallback).
-FALLBACK_PLAYERS = tuple(name for name in LEAGUE_BOTS if name != "threshold_challenger")
+FALLBACK_PLAYERS = (tuple(name for name in LEAGUE_BOTS if name != "threshold_challenger")
+                    + FALLBACK_RULE_NAMES)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -95,15 +98,33 @@ class Fallback:
         return f"{self.player}:{opts}" if opts else self.player
 
 
-# What a run's strategy plays by default: the table where it has learned (at a turn or
-# power decision, 1,000 updates), the baiter's rules elsewhere: of the settings measured
-# (docs/mccfr.md), the one the strongest local best response gained least against.
+# What a two-player run's strategy plays by default: the table where it has learned (at
+# a turn or power decision, 1,000 updates), the baiter's rules elsewhere: of the settings
+# measured (docs/mccfr.md), the one the strongest local best response gained least against.
 DEFAULT_FALLBACK = Fallback("baiter", turn_visits=1000)
+# ... and at three or four seats and in teams, the claim counter's rules: the baiter's
+# challenges (every claim not known true) cost a strike against each truthful player at a
+# bigger table, where most claims are true (docs/nplayer.md, "Where the table has not
+# learned, beyond two seats").
+TABLE_FALLBACK = Fallback("claim_counter", turn_visits=1000)
+# The fallback argument that means "the default for the strategy's table size".
+AUTO_FALLBACK = "auto"
 
 
-def parse_fallback(text: str) -> Fallback | None:
-    """`none`, a player name, or `player:visits=N,turn_visits=M` (the CLI's --fallback)."""
+def default_fallback(variant: Variant) -> Fallback:
+    """The fallback a strategy of `variant` plays by default: DEFAULT_FALLBACK at two
+    seats, TABLE_FALLBACK at three or four seats and in teams."""
+    return DEFAULT_FALLBACK if variant.players == 2 else TABLE_FALLBACK
+
+
+def parse_fallback(text: str) -> Fallback | str | None:
+    """`auto` (AUTO_FALLBACK: the default for the strategy's table size), `none`, a
+    player name, or `player:visits=N,turn_visits=M` (the CLI's --fallback)."""
     name, _, opts = text.strip().partition(":")
+    if name == AUTO_FALLBACK:
+        if opts:
+            raise AgentError(f"--fallback auto takes no options, got {text!r}")
+        return AUTO_FALLBACK
     if name == "none":
         if opts:
             raise AgentError(f"--fallback none takes no options, got {text!r}")
@@ -277,7 +298,7 @@ def trained_agent(trainer, name: str = "mccfr") -> Agent:
                        locks=trainer.config.locks)
 
 
-def load_agent(spec: str, fallback: Fallback | None = DEFAULT_FALLBACK) -> Agent:
+def load_agent(spec: str, fallback: Fallback | str | None = AUTO_FALLBACK) -> Agent:
     """A bot name (optionally with options: `heuristic:bluff=0.2,challenge_below=0.4`,
     `threshold_challenger:t=0.7`) or a run directory holding a Monte Carlo CFR
     strategy (played with `fallback`, as load_table_agent)."""
@@ -295,11 +316,17 @@ def load_agent(spec: str, fallback: Fallback | None = DEFAULT_FALLBACK) -> Agent
     return load_table_agent(path, fallback)
 
 
-def load_table_agent(run_dir, fallback: Fallback | None = DEFAULT_FALLBACK) -> Agent:
+def load_table_agent(run_dir, fallback: Fallback | str | None = AUTO_FALLBACK) -> Agent:
     """The strategy of a Monte Carlo CFR run directory: its average strategy table,
-    with `fallback`'s rules where the table has not learned (None: the table alone,
-    uniform where it has no entry)."""
+    with `fallback`'s rules where the table has not learned (AUTO_FALLBACK: the default
+    for its table size, default_fallback; None: the table alone, uniform where it has no
+    entry)."""
     stored = read_table(run_dir)
+    if isinstance(fallback, str):
+        if fallback != AUTO_FALLBACK:
+            raise AgentError(f"fallback {fallback!r} is not a Fallback, None or "
+                             f"{AUTO_FALLBACK!r}: read a text with parse_fallback")
+        fallback = default_fallback(stored.variant)
     agent = table_agent(Path(run_dir).name, stored.variant, stored.seats, stored.visits,
                         stored.min_visits, stored.sure_wins, fallback,
                         coarse_letters=stored.coarse_letters,

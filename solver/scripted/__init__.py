@@ -21,6 +21,11 @@ HELD_OUT_KINDS = {"mirror": _interface.MIRROR, "careful": _interface.CAREFUL,
                   "peek_hoarder": _interface.PEEK_HOARDER,
                   "proportional": _interface.PROPORTIONAL}
 HELD_OUT_NAMES = tuple(HELD_OUT_KINDS)
+# Fallback rules (docs/bots.md, "Fallback rules"): what a table plays where it has not
+# learned beyond two seats; loadable by name, never a training opponent nor one of the
+# players that measure a strategy (it is part of the strategy it falls back for).
+FALLBACK_RULE_KINDS = {"claim_counter": _interface.CLAIM_COUNTER}
+FALLBACK_RULE_NAMES = tuple(FALLBACK_RULE_KINDS)
 # The baseline bots (solver.scripted._basic); uniform play is one of them.
 BASIC_KINDS = {"uniform": _interface.UNIFORM, "honest": _interface.HONEST,
                "paranoid": _interface.PARANOID, "heuristic": _interface.HEURISTIC}
@@ -47,4 +52,5 @@ def default_basic_params(name: str) -> np.ndarray:
     return params
 
 
-__all__ = ["BASIC_KINDS", "BASIC_NAMES", "DEFAULT_THRESHOLD", "default_basic_params", "HELD_OUT_KINDS", "HELD_OUT_NAMES", "LEAGUE_KINDS", "LEAGUE_NAMES", "default_params"]
+__all__ = ["BASIC_KINDS", "BASIC_NAMES", "DEFAULT_THRESHOLD", "default_basic_params",
+           "FALLBACK_RULE_KINDS", "FALLBACK_RULE_NAMES", "HELD_OUT_KINDS", "HELD_OUT_NAMES", "LEAGUE_KINDS", "LEAGUE_NAMES", "default_params"]

@@ -37,6 +37,9 @@ PEEK_HOARDER = 20          # silent except a leader once it has located a target
 PROPORTIONAL = 21          # the truth; challenges with probability P(claim false)
 FIRST_HELD_OUT_KIND = 17
 LAST_KIND = 21
+# Fallback rules (solver.players.agents.TABLE_FALLBACK): a table's thin decisions beyond
+# two seats; loadable by name, not a training opponent nor one of the measuring league.
+CLAIM_COUNTER = 22         # the baiter's claims; challenges only claims it can prove false
 
 P_THRESHOLD = 0            # threshold_challenger: challenge when P(false) is above this
 NUM_LEAGUE_PARAMS = 1      # parameters a league player reads (a longer row may be passed)
@@ -73,6 +76,25 @@ def _unmask_wins(rules, know, seat, leader):
     located, so its reveals never miss.) Only for a leader the deck holds. The same test
     as the sure wins of training (solver.mccfr.kernels.target_located)."""
     return ab.target_located(rules, know, seat, leader)
+
+
+@jit
+def _over_claimed(rules, know, seat, pos, said):
+    """Is a claim of `said` at `pos` one too many? True when the copies `seat` has
+    located away from `pos`, plus the other positions that may hold `said` whose last
+    public claim was `said`, already make up every copy the deck holds: then some claim
+    of `said` is false. Claims are public (the knowledge array keeps each position's
+    last one), so this is card counting over what everybody said as well as saw."""
+    held = 0
+    for p in range(rules[k.R_N]):
+        if p == pos:
+            continue
+        c = _known(know, seat, p)
+        if c == said:
+            held += 1
+        elif c < 0 and know[ab.K_CLAIM + p] == said and (_mask(know, seat, p) >> said) & 1:
+            held += 1
+    return held >= rules[k.R_COUNTS + said]
 
 
 @jit
@@ -293,7 +315,7 @@ def _after_peek(kind, params, state, rules, know, seat, legal, m, w):
             _add(w, legal, m, base + k.A_SILENT, 1.0)
     elif kind == LEADER_BLUFFER:
         _bluff_leader(rules, know, seat, card, base, legal, m, w)
-    elif kind == BAITER:
+    elif kind == BAITER or kind == CLAIM_COUNTER:
         if card == k.TRICKSTER:
             _counting_lie(rules, know, seat, base, legal, m, w)
         elif leader and not _unmask_wins(rules, know, seat, card):
@@ -330,6 +352,8 @@ def _challenge_probability(kind, params, state, rules, know, seat):
         return 1.0 if knows_false else 0.0
     if kind == PROPORTIONAL:
         return 1.0 - p_true
+    if kind == CLAIM_COUNTER:
+        return 1.0 if p_true == 0.0 or _over_claimed(rules, know, seat, pos, said) else 0.0
     if kind == THRESHOLD_CHALLENGER:
         return 1.0 if 1.0 - p_true > params[P_THRESHOLD] else 0.0
     # BAITER
@@ -380,7 +404,7 @@ def _league_probs(kind, params, state, rules, know, seat, legal, m, out):
     phase = state[k.S_PHASE]
     w = np.zeros(m, dtype=np.float64)
     if phase == k.PH_TURN:
-        if kind == COUNTER or kind == BAITER or kind == TEMPO:
+        if kind == COUNTER or kind == BAITER or kind == TEMPO or kind == CLAIM_COUNTER:
             if not _use_winning_leader(state, rules, know, seat, legal, m, w):
                 if not _peek_winning_leader(state, rules, know, seat, legal, m, w):
                     _peek_unknown(state, rules, know, seat, legal, m, w)

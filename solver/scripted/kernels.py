@@ -1,7 +1,8 @@
 """The scripted players' kernel interface: what kernels in other packages may call.
 
 The baseline bots' kinds (`UNIFORM` to `HEURISTIC`) and their kernel `basic_probs`; the
-league players' kinds (`FIRST_KIND` to `LAST_KIND`), parameter slots and kernel
+league players' kinds (`FIRST_KIND` to `LAST_KIND`, then the fallback rules'
+`CLAIM_COUNTER`), parameter slots and kernel
 `league_probs`; and the helpers every player shares (what a seat knows at a position,
 weights to probabilities). Table agents (fallback rules) and tournaments reach them
 through solver.players; Monte Carlo CFR plays them as training opponents
@@ -16,7 +17,7 @@ from ._basic import _basic_probs as basic_probs  # noqa: F401
 from ._helpers import _known as known  # noqa: F401
 from ._helpers import _spread as spread  # noqa: F401
 from ._league import (  # noqa: F401  (re-exported layout)
-    BAITER, CAREFUL, COUNTER, FIRST_HELD_OUT_KIND, FIRST_KIND, LAST_KIND, LATE_BLUFFER,
+    BAITER, CAREFUL, CLAIM_COUNTER, COUNTER, FIRST_HELD_OUT_KIND, FIRST_KIND, LAST_KIND, LATE_BLUFFER,
     MIRROR, PEEK_HOARDER, PROPORTIONAL, LEADER_BLUFFER, NUM_LEAGUE_PARAMS, P_THRESHOLD,
     SILENT, TEMPO,
     THRESHOLD_CHALLENGER, TRUTHFUL_CHALLENGER,

@@ -1,0 +1,183 @@
+"""The claim counter (docs/bots.md, "Fallback rules"): the baiter's claims, but it
+challenges only a claim it can prove false, by the cards it has located and the claims
+everybody has made. It plays where a table has not learned at three or four seats and in
+teams (solver.players.agents.TABLE_FALLBACK), chosen by table size (`default_fallback`).
+Scenario states are driven through action strings; its probabilities are legal at every
+table size; it reads only its own information."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import game_def
+from game_def import _core as k
+from game_def.core import rules_array
+from robinwood.cli import DEFAULT_FALLBACK_TEXT, cli
+from solver.evaluation.abstraction_cost import project
+from solver.evaluation.table_play import table_play
+from solver.exact.robinwood_tree import build_robinwood_tree
+from solver.mccfr import _abstraction as ab
+from solver.mccfr.job import solve_mccfr
+from solver.mccfr.trainer import MCCFRConfig
+from solver.players import _kernels as ka
+from solver.players.agents import (AUTO_FALLBACK, BOT_NAMES, DEFAULT_FALLBACK,
+                                   FALLBACK_PLAYERS, TABLE_FALLBACK, AgentError,
+                                   AgentPolicy, Fallback, bot, default_fallback, load_agent,
+                                   load_table_agent, parse_fallback)
+from solver.scripted import FALLBACK_RULE_NAMES, HELD_OUT_NAMES, LEAGUE_NAMES
+
+NAME = "claim_counter"
+# 0 Robin, 1 Sheriff, 2 Peasant, 3 Deputy, 4 Companion, 5 Trickster, 6 Traitor (face up)
+CAMPS = "Robin+Sheriff+Peasant+Deputy+Companion+Trickster+Traitor"
+# two Companions: 2 and 3
+TWO_COMPANIONS = "Robin+Sheriff+Companion+Companion+Peasant+Deputy+Trickster+Traitor"
+
+
+def _load(layout: str, players: int = 2):
+    return game_def.load_game(f"{layout}:layout={layout},players={players}")
+
+
+def _named(game, state, name=NAME):
+    probs = AgentPolicy(game, bot(name)).action_probabilities(state)
+    assert sum(probs.values()) == pytest.approx(1.0)
+    assert set(probs) == set(state.legal_actions())
+    return {state.action_to_string(state.current_player(), a): pytest.approx(p)
+            for a, p in probs.items() if p > 0}
+
+
+# ----- what it is ---------------------------------------------------------------------
+def test_it_is_a_fallback_rule_loadable_by_name_but_not_a_measuring_player():
+    assert FALLBACK_RULE_NAMES == (NAME,)
+    assert NAME in FALLBACK_PLAYERS
+    assert NAME not in LEAGUE_NAMES + HELD_OUT_NAMES + BOT_NAMES   # the measuring sets
+    assert bot(NAME).name == NAME
+    assert Fallback(NAME).player == NAME
+
+
+# ----- behaviour in scenario states -----------------------------------------------------
+def test_it_claims_as_the_baiter_does():
+    g = _load(CAMPS)
+    for peek, claim in (("peek 2", "announce Peasant"), ("peek 4", "announce Companion"),
+                        ("peek 0", "silent"), ("peek 3", "announce Deputy")):
+        assert _named(g, game_def.play(g, peek)) == {claim: 1}
+        assert _named(g, game_def.play(g, peek)) == _named(g, game_def.play(g, peek), "baiter")
+
+
+def test_it_passes_a_claim_that_may_be_true_where_the_baiter_challenges():
+    g = _load(CAMPS)
+    claim = game_def.play(g, "peek 2", "announce Peasant")   # true, and unknown to seat 1
+    assert _named(g, claim) == {"pass": 1}
+    assert _named(g, claim, "baiter") == {"challenge": 1}
+    # a claim it knows to be false (seat 1 saw the Companion at 4) is challenged
+    seen = game_def.play(g, "peek 0", "silent", "peek 4", "silent", "peek 4")
+    assert _named(g, game_def.play(seen, "announce Peasant")) == {"challenge": 1}
+    assert _named(g, game_def.play(seen, "announce Companion")) == {"pass": 1}
+    # Robin located at 0: a Robin claim anywhere else is impossible
+    knows = game_def.play(g, "peek 1", "silent", "peek 0", "silent", "peek 2")
+    assert _named(g, game_def.play(knows, "announce Robin")) == {"challenge": 1}
+
+
+def test_a_claim_beyond_the_copies_claimed_elsewhere_is_challenged_at_three_seats():
+    g = _load(TWO_COMPANIONS, players=3)
+    # seat 0 claims the Companion at 2 (true) and plays again; seat 1 claims it at 3 (true)
+    # and plays again; seat 2 claims a third Companion at 4 (a Peasant): seat 0 answers
+    # first, having seen 2 and heard 3: both copies are accounted for
+    two = game_def.play(g, "peek 2", "announce Companion", "pass", "pass", "peek 0", "silent",
+                        "peek 3", "announce Companion", "pass", "pass", "peek 0", "silent",
+                        "peek 4")
+    third = game_def.play(two, "announce Companion")
+    assert third.current_player() == 0
+    assert _named(g, third) == {"challenge": 1}
+    assert _named(g, third, "honest") == {"pass": 1}
+    # the second claim, with one copy accounted for, may be true: passed
+    second = game_def.play(g, "peek 2", "announce Companion", "pass", "pass", "peek 0",
+                           "silent", "peek 4", "announce Companion")
+    assert second.current_player() == 2
+    assert _named(g, second) == {"pass": 1}
+    # a claim repeated at the same position is not counted twice
+    again = game_def.play(g, "peek 2", "announce Companion", "pass", "pass", "peek 0",
+                          "silent", "peek 2", "announce Companion")
+    assert _named(g, again) == {"pass": 1}
+
+
+# ----- legality and information ---------------------------------------------------------
+@pytest.mark.parametrize("text", ["standard:players=3,max_turns=30",
+                                  "standard:players=4,max_turns=30",
+                                  "team:players=4,teams=true,max_turns=30",
+                                  "rspmx:max_turns=20"])
+def test_it_plays_legal_normalised_probabilities_at_every_table_size(text):
+    variant = game_def.parse(text)
+    rules = rules_array(variant)
+    rng = np.random.default_rng(7)
+    legal = np.empty(k.MAX_LEGAL, dtype=np.int64)
+    chance_p = np.empty(k.MAX_CHANCE_OUTCOMES)
+    out = np.empty(k.MAX_LEGAL)
+    scratch = np.empty((ab.SCRATCH_ROWS, k.MAX_LEGAL), dtype=np.int64)
+    abst = np.empty(k.MAX_LEGAL, dtype=np.int64)
+    player = bot(NAME)
+    phases = set()
+    for _ in range(40):
+        state = k._initial_state(rules)
+        know = ab._initial_knowledge(state, rules)
+        while state[k.S_PHASE] != k.PH_TERMINAL:
+            seat = k._current_player(state)
+            if seat == k.CHANCE_PLAYER:
+                m = k._chance_outcomes(state, rules, legal, chance_p)
+                p = chance_p[:m]
+            else:
+                m = k._legal_actions(state, rules, legal)
+                out[:] = np.nan
+                ka._agent_probs(player.player(seat), state, rules, know, seat, legal, m,
+                                scratch, abst, out)
+                p = out[:m]
+                assert np.isnan(out[m:]).all()
+                assert np.isfinite(p).all() and (p >= 0).all() and abs(p.sum() - 1) < 1e-12
+                phases.add(int(state[k.S_PHASE]))
+            a = legal[min(np.searchsorted(np.cumsum(p), rng.random() * p.sum(),
+                                          side="right"), m - 1)]
+            before = state.copy()
+            k._apply_action(state, rules, a)
+            ab._observe(know, before, a, state, rules)
+    assert {k.PH_TURN, k.PH_AFTER_PEEK, k.PH_RESPOND, k.PH_REVEAL} <= phases
+
+
+def test_it_uses_only_its_own_information():
+    variant = game_def.parse("rspx:max_turns=4")
+    project(bot(NAME), variant, build_robinwood_tree(variant, symmetric=False))
+
+
+def test_against_honest_copies_it_keeps_the_strikes_the_baiter_throws_away():
+    """Why it is the fallback beyond two seats: honest players tell the truth, so every
+    challenge of theirs costs the challenger a strike. Against three honest copies the
+    baiter (challenges every claim not known true) wins less than the fair share; the
+    claim counter more, each with 95% confidence."""
+    four = game_def.parse("standard:players=4")
+    counter = table_play(four, bot(NAME), opponents=("honest",), rounds=400, seed=3).summary()
+    baiter = table_play(four, bot("baiter"), opponents=("honest",), rounds=400,
+                        seed=3).summary()
+    assert counter.loc["honest", "low"] > 0.25 > baiter.loc["honest", "high"]
+
+
+# ----- the default fallback by table size -----------------------------------------------
+def test_the_default_fallback_follows_the_table_size(tmp_path):
+    assert default_fallback(game_def.parse("standard")) == DEFAULT_FALLBACK
+    for text in ("standard:players=3", "standard:players=4", "team:players=4,teams=true"):
+        assert default_fallback(game_def.parse(text)) == TABLE_FALLBACK
+    assert TABLE_FALLBACK == Fallback(NAME, turn_visits=1000)
+    assert parse_fallback("auto") == AUTO_FALLBACK == parse_fallback(DEFAULT_FALLBACK_TEXT)
+    with pytest.raises(AgentError, match="auto takes no options"):
+        parse_fallback("auto:visits=3")
+    run = tmp_path / "three"
+    solve_mccfr(MCCFRConfig(game_def.parse("rspmx:players=3"), workers=1, seed=0,
+                            batch_iterations=10), run, max_iterations=10)
+    assert load_table_agent(run).fallback == TABLE_FALLBACK
+    assert load_agent(str(run)).fallback == TABLE_FALLBACK
+    assert load_table_agent(run, None).fallback is None
+    assert load_table_agent(run, Fallback("baiter")).fallback == Fallback("baiter")
+    with pytest.raises(AgentError, match="not a Fallback"):
+        load_table_agent(run, "baiter")
+    result = CliRunner().invoke(cli, ["exploit", str(run), "--rounds", "5"])
+    assert result.exit_code == 0, result.output
+    assert "claim_counter" in result.output
