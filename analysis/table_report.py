@@ -55,6 +55,13 @@ TITLES = {"strength": "Against scripted players (robinwood exploit: the strategy
                       "seat, copies of the player in the others; exact)",
           "held_out": "Against held-out players (never training opponents; by play, "
                       "95% intervals)",
+          "fallback_rules": "Against copies of its own fallback rules (does the table add "
+                            "to the rules it plays where it has not learned? By play, 95% "
+                            "intervals)",
+          "coverage": "Coverage: the share of the strategy's decisions in self-play on a "
+                      "table entry with at least the run's fine_visits updates (learned), "
+                      "fewer (thin) or none (unlearned); the fallback rules move at thin "
+                      "and unlearned ones, and at turns and powers below 1,000 updates",
           "seats": "Seats (in turn order from the first player)",
           "rates": "Rates per round", "locks": "Locked decisions",
           "run": "This run"}
@@ -62,7 +69,8 @@ TITLES = {"strength": "Against scripted players (robinwood exploit: the strategy
 
 def _read_table_strength(run_dir: Path, part: str | None = None) -> pd.DataFrame | None:
     """RUN/table_strength.json written by `robinwood exploit`, per opponent, or None;
-    part="held_out": its held-out players (None when the file has none)."""
+    part="held_out" or "fallback_rules": its held-out players, or its own fallback
+    rules' copies (None when the file has none)."""
     import json
 
     path = Path(run_dir) / "table_strength.json"
@@ -177,6 +185,10 @@ def write_table_report(run_dir, out_dir=None, parquet: bool = False,
              "iterations": metadata.get("iterations"),
              "nash_conv": metadata.get("nash_conv"),
              "seconds": metadata.get("seconds")}
+    if metadata.get("kind") == "mccfr":   # the rules it plays where it has not learned
+        from solver.players import default_fallback
+
+        facts["fallback"] = str(default_fallback(balance.variant))
     tables["run"] = pd.DataFrame({"value": {k: str(v) for k, v in facts.items()}})
     tables["run"].index.name = "fact"
     if metadata.get("locks"):
@@ -184,9 +196,12 @@ def write_table_report(run_dir, out_dir=None, parquet: bool = False,
     strength = _read_table_strength(run_dir)
     if strength is not None:
         tables["strength"] = strength
-    held_out = _read_table_strength(run_dir, "held_out")
-    if held_out is not None:
-        tables["held_out"] = held_out
+    for part in ("held_out", "fallback_rules", "coverage"):
+        frame = _read_table_strength(run_dir, part)
+        if frame is not None:
+            tables[part] = frame
+    if "coverage" in tables:
+        tables["coverage"].index.name = "decision"
 
     convergence = read_convergence(run_dir)
     if convergence is not None:
@@ -231,7 +246,8 @@ def write_table_report(run_dir, out_dir=None, parquet: bool = False,
             save_png(fig, out / f"{key}.png")
             images.append({"file": f"{key}.png", "caption": caption})
     shown = [t for t in ("seats", "rates", "compare_seats", "compare_rates", "strength",
-                         "held_out", "locks", "run") if t in tables]
+                         "held_out", "fallback_rules", "coverage", "locks", "run")
+             if t in tables]
     algorithm = metadata.get("algorithm") or {}
     context = {"name": name, "variant": str(balance.variant),
                "algorithm": algorithm.get("name") if isinstance(algorithm, dict)

@@ -880,7 +880,7 @@ def _exploit_table_play(run_dir, rounds, seed, as_json, fallback) -> None:
 
     import pandas as pd
 
-    from solver.evaluation.table_play import table_play
+    from solver.evaluation.table_play import table_coverage, table_play
     from solver.players.agents import load_table_agent
     from solver.scripted import HELD_OUT_NAMES
     from solver.store import atomic_write_bytes
@@ -896,8 +896,11 @@ def _exploit_table_play(run_dir, rounds, seed, as_json, fallback) -> None:
     own = (None if strategy.fallback is None else
            table_play(strategy.variant, strategy, opponents=(strategy.fallback.player,),
                       rounds=rounds, seed=seed + 2, progress=say))
+    coverage = table_coverage(strategy, rounds=rounds, seed=seed + 3)
     data = result.to_json()
     data["fallback"] = None if strategy.fallback is None else str(strategy.fallback)
+    data["coverage"] = {"rounds": rounds, "seed": seed + 3,
+                        "summary": json.loads(coverage.to_json(orient="index"))}
     data["rounds"] = rounds
     data["seed"] = seed
     data["summary"] = json.loads(result.summary().to_json(orient="index"))
@@ -921,7 +924,10 @@ def _exploit_table_play(run_dir, rounds, seed, as_json, fallback) -> None:
                    f"intervals)\n{summary.to_string()}")
         click.echo(f"held-out players (never training opponents), the same way:\n"
                    f"{held_out.summary().to_string()}")
-        click.echo(f"{strategy.name}: {_fallback_words(strategy)}")
+        click.echo(f"coverage: share of {strategy.name}'s decisions on an entry with at "
+                   f"least {strategy.min_visits:,} updates (learned), fewer (thin) or none "
+                   f"(unlearned), in self-play, {rounds:,} rounds; "
+                   f"{_fallback_words(strategy)}:\n{coverage.to_string()}")
         if own is not None:
             click.echo(f"against copies of those rules (does the table add to them?):\n"
                        f"{own.summary().to_string()}")

@@ -181,3 +181,28 @@ def test_the_default_fallback_follows_the_table_size(tmp_path):
     result = CliRunner().invoke(cli, ["exploit", str(run), "--rounds", "5"])
     assert result.exit_code == 0, result.output
     assert "claim_counter" in result.output
+
+
+def test_coverage_beyond_two_seats_counts_every_table_decision(tmp_path):
+    """table_coverage plays the strategy in every seat and sorts its table decisions
+    into learned, thin and unlearned entries: a threshold no entry reaches leaves none
+    learned, the run's own threshold some; bots make no table decisions."""
+    import dataclasses
+
+    from solver.evaluation.table_play import table_coverage
+
+    run = tmp_path / "three"
+    solve_mccfr(MCCFRConfig(game_def.parse("rspmx:players=3"), workers=1, seed=0,
+                            batch_iterations=50), run, max_iterations=200)
+    agent = load_table_agent(run, None)
+    cov = table_coverage(agent, rounds=50, seed=1)
+    assert list(cov.index) == ["turn", "after peek", "respond", "power", "all"]
+    assert cov.loc["all", "decisions"] == cov["decisions"].iloc[:4].sum() > 0
+    shares = cov.loc["all", ["learned", "thin", "unlearned"]]
+    assert shares.sum() == pytest.approx(1.0) and shares["learned"] > 0
+    never = dataclasses.replace(agent, min_visits=10**12)
+    again = table_coverage(never, rounds=50, seed=1)
+    assert again.loc["all", "learned"] == 0
+    assert again.loc["all", "decisions"] == cov.loc["all", "decisions"]   # same rounds
+    with pytest.raises(AgentError, match="rounds"):
+        table_coverage(agent, rounds=0)

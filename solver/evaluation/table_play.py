@@ -127,6 +127,25 @@ def play_side(variant: Variant, strategy: Agent, opponent: Agent, seats: tuple,
                       fair)
 
 
+def table_coverage(strategy: Agent, rounds: int = 2000, seed: int = 0) -> pd.DataFrame:
+    """The strategy in every seat (self-play), `rounds` rounds: its decisions by kind and
+    the share that landed on a learned table entry (at least the run's fine_visits
+    updates), a thin one, or none: as tournaments count them at two seats
+    (solver.evaluation.tournament.coverage_frame). Thin and missing entries are where the
+    fallback rules move (docs/mccfr.md)."""
+    from solver.evaluation.tournament import coverage_frame
+
+    if rounds < 1:
+        raise AgentError(f"rounds must be at least 1, got {rounds}")
+    variant = strategy.variant
+    players = tuple(strategy.player(s) for s in range(variant.players))
+    tally = np.zeros(4 + variant.players, dtype=np.int64)
+    coverage = np.zeros((ka.NUM_DECISION_KINDS, ka.NUM_COVERAGE), dtype=np.int64)
+    ka.play_table_counted(rules_array(variant), rounds, seed, players,
+                          (1 << variant.players) - 1, tally, coverage, strategy.min_visits)
+    return coverage_frame(coverage)
+
+
 def table_play(variant: Variant, strategy: Agent, opponents=TABLE_OPPONENTS,
                rounds: int = 2000, seed: int = 0, progress=None) -> TablePlay:
     """The strategy in every seat (pair) against copies of each opponent (names of

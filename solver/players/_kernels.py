@@ -334,6 +334,15 @@ def _play_table(rules, rounds, seed, players, hero, tally):
     tally[0] += rounds the hero side won, tally[1] += draws, tally[2] += rounds another
     side won, tally[3] += turn-cap draws; tally[4 + s] += rounds seat s (or its team)
     won."""
+    coverage = np.zeros((NUM_DECISION_KINDS, NUM_COVERAGE), dtype=np.int64)
+    _play_table_counted(rules, rounds, seed, players, hero, tally, coverage, 1)
+
+
+@jit
+def _play_table_counted(rules, rounds, seed, players, hero, tally, coverage, min_visits):
+    """_play_table, also counting the hero seats' table decisions into coverage[DK_*,
+    COV_*] (an entry with at least `min_visits` updates counts as learned), as
+    tournaments count them at two seats."""
     np.random.seed(seed)
     legal = np.empty(k.MAX_LEGAL, dtype=np.int64)
     chance_p = np.empty(k.MAX_CHANCE_OUTCOMES, dtype=np.float64)
@@ -347,8 +356,17 @@ def _play_table(rules, rounds, seed, players, hero, tally):
         state = k.initial_state(rules)
         know = ab.initial_knowledge(state, rules)
         while state[k.S_PHASE] != k.PH_TERMINAL:
-            a = _table_move(players, state, rules, know, legal, chance_p, probs, scratch,
-                            abst)
+            cur = k.current_player(state)
+            if cur == k.CHANCE_PLAYER or not hero & (1 << cur):
+                a = _table_move(players, state, rules, know, legal, chance_p, probs, scratch,
+                                abst)
+            else:
+                m = k.legal_actions(state, rules, legal)
+                e = _agent_probs(players[cur], state, rules, know, cur, legal, m, scratch,
+                                 abst, probs)
+                _count_coverage(coverage, state[k.S_PHASE], e, players[cur].visits,
+                                min_visits)
+                a = _draw(legal, probs, m)
             before[:] = state
             k.apply_action(state, rules, a)
             ab.observe(know, before, a, state, rules)

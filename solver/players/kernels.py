@@ -5,8 +5,8 @@ abstraction's exact cost and the sampled analysis (analysis.sampled, analysis.ta
 play bots, league players and table agents inside their own kernels. They use only the
 names below, re-exported from the private `_kernels`: the player kinds, the decision
 kinds and coverage classes a tournament counts (`DK_*`, `COV_*`), the kernels that give
-a seat's action probabilities and play rounds (`play_table` and `table_move`, one move
-of such a round: any table size), and the structures they take: a seat's `Player`
+a seat's action probabilities and play rounds (`play_table`, `play_table_counted` with
+coverage counts, and `table_move`, one move of such a round: any table size), and the structures they take: a seat's `Player`
 (kind, parameters, its table for that seat), both seats' `Seats`, and a tournament's
 `Tally`. Build a Player with `solver.players.agents.Agent.player(seat)`.
 """
@@ -23,6 +23,7 @@ from ._kernels import (  # noqa: F401  (re-exported kernels)
     _draw_at as draw_at,
     _play as play,
     _play_table as play_table,
+    _play_table_counted as play_table_counted,
     _replay as replay,
     _replay_probs as replay_probs,
     _seat_probs as seat_probs,
