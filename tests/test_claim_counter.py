@@ -2,7 +2,8 @@
 challenges only a claim it can prove false, by the cards it has located and the claims
 everybody has made. It plays where a table has not learned at three or four seats and in
 teams (solver.players.agents.TABLE_FALLBACK), chosen by table size (`default_fallback`).
-Scenario states are driven through action strings; its probabilities are legal at every
+Scenario states are driven through action strings; its challenges equal a plain-Python
+twin reading information-state strings; its probabilities are legal at every
 table size; it reads only its own information."""
 
 from __future__ import annotations
@@ -206,3 +207,69 @@ def test_coverage_beyond_two_seats_counts_every_table_decision(tmp_path):
     assert again.loc["all", "decisions"] == cov.loc["all", "decisions"]   # same rounds
     with pytest.raises(AgentError, match="rounds"):
         table_coverage(agent, rounds=0)
+
+
+# ----- a plain-Python twin of its challenge, from information-state strings --------------
+# No Deputy, Witch or Monk: cards never move, so what a seat has seen stays true and every
+# claim stays on its position; the twin needs no candidate sets.
+STILL_DECK = "Robin+Sheriff+Companion+Companion+Peasant+Peasant+Trickster+Traitor"
+COPIES = {"Robin": 1, "Sheriff": 1, "Companion": 2, "Peasant": 2, "Trickster": 1}
+
+
+def _twin_challenges(info_state: str) -> bool:
+    """Would the claim counter challenge the claim this seat is asked about? Read from
+    the seat's information-state string only: the cards it has seen (`pos=Card`), each
+    position's last claim (`seat:peek pos` then `seat:announce Card`)."""
+    tokens = [t.strip() for t in info_state.split(";")][1:]
+    known, claims, peeked = {}, {}, {}
+    pos = said = None
+    for t in tokens:
+        if "=" in t:
+            p, card = t.split("=")
+            known[int(p)] = card
+            continue
+        seat, action = t.split(":")
+        words = action.split()
+        if words[0] == "peek":
+            peeked[seat] = int(words[1])
+        elif words[0] == "announce":
+            pos, said = peeked[seat], words[1]
+            claims[pos] = said
+    assert said is not None
+    if pos in known:
+        return known[pos] != said
+    located = sum(1 for p, card in known.items() if card == said)
+    if located >= COPIES[said]:
+        return True            # every copy is somewhere else
+    claimed = sum(1 for p, card in claims.items()
+                  if p != pos and p not in known and card == said)
+    return located + claimed >= COPIES[said]
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_its_challenges_equal_a_plain_python_twin_on_information_strings(players):
+    import random
+
+    game = game_def.load_game(f"{STILL_DECK}:players={players}")
+    policy = AgentPolicy(game, bot(NAME))
+    rng = random.Random(players)
+    answered = challenged = 0
+    for _ in range(150):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(actions, probs)[0])
+                continue
+            seat = state.current_player()
+            texts = [state.action_to_string(seat, a) for a in state.legal_actions()]
+            if "challenge" in texts:
+                probs = policy.action_probabilities(state)
+                challenge = state.legal_actions()[texts.index("challenge")]
+                twin = _twin_challenges(state.information_state_string(seat))
+                assert probs[challenge] == (1.0 if twin else 0.0), \
+                    state.information_state_string(seat)
+                answered += 1
+                challenged += twin
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert answered > 300 and 0 < challenged < answered   # both answers were checked
