@@ -57,7 +57,8 @@ class AgentError(RobinWoodError):
     """An agent that cannot be built or does not fit the game."""
 
 
-# League players whose rules take no option, so they can move for a table (Fallback).
+# League players whose rules take no option, and the fallback rules (the claim counter),
+# so they can move for a table (Fallback).
 FALLBACK_PLAYERS = (tuple(name for name in LEAGUE_BOTS if name != "threshold_challenger")
                     + FALLBACK_RULE_NAMES)
 
@@ -229,7 +230,7 @@ def bot(name: str, bluff: float = lg.DEFAULT_BLUFF,
     threshold; the other bots ignore them."""
     if name not in _BOT_KIND:
         raise AgentError(f"unknown bot {name!r}: choose one of "
-                         f"{', '.join(BOT_NAMES + HELD_OUT_BOTS)}")
+                         f"{', '.join(BOT_NAMES + HELD_OUT_BOTS + FALLBACK_RULE_NAMES)}")
     for key, value in (("bluff", bluff), ("challenge_below", challenge_below), ("t", t)):
         if not 0 <= value <= 1:  # nan fails too
             raise AgentError(f"bot option {key}={value!r} of {name} must be a probability "
