@@ -69,8 +69,9 @@ TITLES = {"strength": "Against scripted players (robinwood exploit: the strategy
 
 def _read_table_strength(run_dir: Path, part: str | None = None) -> pd.DataFrame | None:
     """RUN/table_strength.json written by `robinwood exploit`, per opponent, or None;
-    part="held_out" or "fallback_rules": its held-out players, or its own fallback
-    rules' copies (None when the file has none)."""
+    part="held_out", "fallback_rules" or "coverage": its held-out players, its own
+    fallback rules' copies, or its coverage by decision kind (None when the file has
+    none)."""
     import json
 
     path = Path(run_dir) / "table_strength.json"

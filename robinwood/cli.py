@@ -897,25 +897,27 @@ def _exploit_table_play(run_dir, rounds, seed, as_json, fallback) -> None:
            table_play(strategy.variant, strategy, opponents=(strategy.fallback.player,),
                       rounds=rounds, seed=seed + 2, progress=say))
     coverage = table_coverage(strategy, rounds=rounds, seed=seed + 3)
+    summary = result.summary()
+
+    def part(frame, part_seed, rows=None):   # one measured part of table_strength.json
+        out = {} if rows is None else {"rows": rows.to_json()["rows"]}
+        return {**out, "seed": part_seed,
+                "summary": json.loads(frame.to_json(orient="index"))}
+
     data = result.to_json()
     data["fallback"] = None if strategy.fallback is None else str(strategy.fallback)
-    data["coverage"] = {"rounds": rounds, "seed": seed + 3,
-                        "summary": json.loads(coverage.to_json(orient="index"))}
+    data["coverage"] = {"rounds": rounds, **part(coverage, seed + 3)}
     data["rounds"] = rounds
     data["seed"] = seed
-    data["summary"] = json.loads(result.summary().to_json(orient="index"))
-    data["held_out"] = {"rows": held_out.to_json()["rows"], "seed": seed + 1,
-                        "summary": json.loads(held_out.summary().to_json(orient="index"))}
+    data["summary"] = json.loads(summary.to_json(orient="index"))
+    data["held_out"] = part(held_out.summary(), seed + 1, held_out)
     if own is not None:
-        data["fallback_rules"] = {"rows": own.to_json()["rows"], "seed": seed + 2,
-                                  "summary": json.loads(own.summary().to_json(
-                                      orient="index"))}
+        data["fallback_rules"] = part(own.summary(), seed + 2, own)
     atomic_write_bytes(Path(run_dir) / "table_strength.json",
                        json.dumps(data, indent=2).encode())
     if as_json:
         click.echo(json.dumps(data, indent=2))
         return
-    summary = result.summary()
     with pd.option_context("display.width", 140, "display.max_columns", 20,
                            "display.float_format", "{:.4f}".format):
         click.echo(f"{strategy.name} in each seat against copies of each scripted player, "
