@@ -7,10 +7,11 @@ and give a baseline for how often each fires and how long a round lasts.
 from __future__ import annotations
 
 import dataclasses
-import math
 from typing import Callable
 
 import numpy as np
+
+from common.stats import wilson_interval  # also imported from here by sweep, solver, analysis
 
 from . import _core as k
 from ._jit import jit
@@ -131,21 +132,6 @@ def next_round_starter(variant: Variant, starter: int, winner: int, ender: int) 
 
 
 # ----- summaries --------------------------------------------------------------------------
-def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
-    """95% Wilson score interval for a binomial proportion."""
-    if trials == 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    denom = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denom
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    # exact at the edges (the formula leaves rounding residue, e.g. a lower end of 5e-20
-    # for 0 successes), and never excluding the estimate itself
-    lo = 0.0 if successes == 0 else min(p, max(0.0, centre - half))
-    hi = 1.0 if successes == trials else max(p, min(1.0, centre + half))
-    return (lo, hi)
-
-
 def _quantile_from_histogram(hist: np.ndarray, q: float) -> float:
     cumulative = np.cumsum(hist)
     return float(np.searchsorted(cumulative, q * cumulative[-1], side="left"))

@@ -14,11 +14,12 @@ lasts, how far apart the scores end.
 from __future__ import annotations
 
 import dataclasses
-import math
 import time
 from typing import Any, Mapping
 
 import numpy as np
+
+from common.stats import wilson_interval
 
 from . import _core as k
 from .core import compile_rules
@@ -28,19 +29,6 @@ from .rules import Rules
 COUNTERS: tuple[str, ...] = k.COUNTER_NAMES
 MAX_GAMES = 10**9
 _CHUNK = 50_000
-
-
-def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
-    """95% Wilson score interval for a binomial proportion."""
-    if trials == 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    denom = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denom
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    lo = 0.0 if successes == 0 else min(p, max(0.0, centre - half))
-    hi = 1.0 if successes == trials else max(p, min(1.0, centre + half))
-    return (lo, hi)
 
 
 @dataclasses.dataclass

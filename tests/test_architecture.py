@@ -17,11 +17,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("game_def", "merry_men", "robin_des_bois", "solver", "analysis", "sweep",
-            "explorer", "robinwood")
+PACKAGES = ("common", "game_def", "merry_men", "robin_des_bois", "solver", "analysis",
+            "sweep", "explorer", "robinwood")
 
 # Lower layers never import higher ones (docs/architecture.md, "Arrows").
 LAYERS = [
+    ("common",),
     ("game_def", "merry_men", "robin_des_bois"),
     ("solver.store", "solver.jobs"),
     ("solver.exact",),
@@ -215,3 +216,71 @@ def _reader(planted: Path, source: str, original):
     def read_text(self, *args, **kwargs):
         return source if self == planted else original(self, *args, **kwargs)
     return read_text
+
+
+# ----- the command line only parses, validates and prints -----------------------------
+def kernel_imports_of_the_command_line() -> list[str]:
+    """Imports by the `robinwood` package of a kernel module (a package's `kernels`
+    interface, a private `_kernels`/`_core`) or of numba: the work a command runs is the
+    library's, so a notebook can run it without the command line."""
+    bad = []
+    for module in MODULES:
+        if not module.startswith("robinwood"):
+            continue
+        path = MODULES[module]
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                names = [node.module or ""] + [f"{node.module}.{a.name}" for a in node.names]
+            for name in names:
+                parts = name.split(".")
+                if parts[0] == "numba" or any(p in ("kernels", "_kernels", "_core")
+                                              for p in parts):
+                    bad.append(f"{path.relative_to(ROOT)}:{node.lineno} imports {name}")
+    return bad
+
+
+def test_the_command_line_imports_no_kernel():
+    assert kernel_imports_of_the_command_line() == []
+
+
+def test_the_checker_catches_a_kernel_import_in_the_command_line(monkeypatch):
+    """A planted import of the players' kernel interface in a command module is found."""
+    cli = MODULES["robinwood.strength_commands"]
+    source = cli.read_text() + "\n\ndef planted():\n    from solver.players import kernels\n"
+    monkeypatch.setattr(Path, "read_text", _reader(cli, source, Path.read_text))
+    assert any("solver.players.kernels" in b for b in kernel_imports_of_the_command_line())
+
+
+# ----- module size --------------------------------------------------------------------
+LONG_MODULE_LINES = 800
+LONG_MODULE_REASON = "Over 800 lines because"
+
+
+def long_modules_without_a_reason() -> list[str]:
+    """Modules of the house over LONG_MODULE_LINES lines whose docstring does not say
+    why (a sentence starting with LONG_MODULE_REASON): a module is one job, and a long
+    one is either split or explained."""
+    bad = []
+    for module, path in MODULES.items():
+        text = path.read_text()
+        lines = text.count("\n")
+        if lines > LONG_MODULE_LINES:
+            doc = ast.get_docstring(ast.parse(text)) or ""
+            if LONG_MODULE_REASON not in " ".join(doc.split()):
+                bad.append(f"{path.relative_to(ROOT)}: {lines} lines, no reason given")
+    return bad
+
+
+def test_no_long_module_without_a_reason():
+    assert long_modules_without_a_reason() == []
+
+
+def test_the_checker_catches_a_long_module(monkeypatch):
+    """A module padded past the limit, its docstring silent on why, is reported."""
+    store = MODULES["solver.store"]
+    source = store.read_text() + "\n" * (LONG_MODULE_LINES + 1)
+    monkeypatch.setattr(Path, "read_text", _reader(store, source, Path.read_text))
+    assert any("solver/store.py" in b for b in long_modules_without_a_reason())

@@ -1,6 +1,7 @@
-"""The numba cache under concurrent imports and source changes (game_def._jit).
+"""The numba cache under concurrent imports and source changes (common.jit, through its
+two users game_def._jit and robin_des_bois._jit).
 
-Each test copies game_def (self-contained: it imports no other project package) into a
+Each test copies game_def and common (game_def imports no other project package) into a
 temporary project root and runs fresh interpreters on it, so the cache, the sources and
 the processes are all the test's own. A cold run compiles the core in a few seconds.
 """
@@ -15,13 +16,17 @@ import sys
 import time
 from pathlib import Path
 
+import numba
 import pytest
 from numba.core import caching
 
+import common
 import game_def
+from common import jit as common_jit
 from game_def import _jit
 
 PACKAGE = Path(game_def.__file__).resolve().parent
+COMMON = Path(common.__file__).resolve().parent
 
 # Imports game_def, optionally waits for a line on stdin, plays one random round through
 # OpenSpiel (so the kernels compile or load) and prints one JSON line: where game_def
@@ -66,9 +71,10 @@ print(json.dumps(dict(cache_dir=None if _jit.CACHE_DIR is None else str(_jit.CAC
 
 
 def _project(root: Path) -> Path:
-    """A copy of game_def under `root`, without any compiled or cached file."""
-    shutil.copytree(PACKAGE, root / "game_def",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
+    """A copy of game_def and common under `root`, without any compiled or cached file."""
+    for package in (PACKAGE, COMMON):
+        shutil.copytree(package, root / package.name,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
     return root
 
 
@@ -132,8 +138,8 @@ def test_two_processes_importing_at_once_after_a_source_change(tmp_path):
     for result in results:
         _assert_played(result, root)
         assert result["cache_dir"] == str(new_dir)
-        if _jit.fcntl is not None:
-            assert result["cache_files"] == ["_LockedIndexDataCacheFile"]
+        if common_jit.LOCKING:
+            assert result["cache_files"] == ["LockedIndexDataCacheFile"]
         # nothing stale was loaded: the new digest's cache started empty, so every
         # kernel either compiled here or came from the other process's fresh write
         assert result["misses"] + result["hits"] > 0
@@ -259,32 +265,160 @@ def test_read_only_install_still_plays(tmp_path, user_cache_writable):
         assert result["cache_paths"] == ["None"] and result["hits"] == 0
 
 
-# Two processes save many overloads of one kernel into one index at once, each its own
-# keys; afterwards every key must be in the index and name its own data.
-SAVE = r"""
-import sys
+
+# ----- the index lock: two processes saving overloads of one cached kernel at once ------
+# A kernel package of the test's own, decorated by common.jit as both games do.
+KERNEL = '''
+from pathlib import Path
+from common.jit import CachedJit
+
+jit = CachedJit(Path(__file__).resolve().parent.parent, ("kern",), "kern-")
+
+
+@jit
+def double(x):
+    return x + x
+'''
+
+# Imports the kernel, says "ready", waits for a line on stdin (so that both savers start
+# at once), then compiles one overload per numpy type named in argv[3]; each compile
+# saves an index entry and a data file. numba's read-modify-write of the index is
+# widened by a pause of argv[2] seconds after each read, so that two unlocked savers
+# surely overlap. argv[1] == "unlocked" plants the bug: the lock taken out of save.
+SAVER = r"""
+import json, sys, time
+import numpy as np
 from numba.core import caching
-from game_def import _jit
-cls = _jit._LockedIndexDataCacheFile if sys.argv[1] == "locked" else caching.IndexDataCacheFile
-cache_file = cls(sys.argv[2], "kernel", "stamp")
-for i in range(int(sys.argv[4])):
-    cache_file.save((sys.argv[3], i), (sys.argv[3], i))
+import common.jit as cj
+mode, window, types = sys.argv[1], float(sys.argv[2]), sys.argv[3].split(",")
+if mode == "unlocked":
+    cj.LockedIndexDataCacheFile.save = caching.IndexDataCacheFile.save
+read = caching.IndexDataCacheFile._load_index
+def slow_read(self):
+    overloads = read(self)
+    time.sleep(window)
+    return overloads
+caching.IndexDataCacheFile._load_index = slow_read
+from kern.kernel import double
+print("ready", flush=True)
+sys.stdin.readline()
+for name in types:
+    double(getattr(np, name)(3))
+print(json.dumps(dict(cache_file=type(double._cache._cache_file).__name__,
+                      misses=sum(double.stats.cache_misses.values()))))
 """
 
+# A third process: every overload the savers compiled must load from the cache (no
+# compile) and compute its own signature's result.
+READER = r"""
+import json, sys
+import numpy as np
+from kern.kernel import double
+results = {name: double(getattr(np, name)(3)) for name in sys.argv[1].split(",")}
+print(json.dumps(dict(hits=sum(double.stats.cache_hits.values()),
+                      misses=sum(double.stats.cache_misses.values()),
+                      results={k: [type(v).__name__, str(v)] for k, v in results.items()})))
+"""
 
-def _concurrent_saves(tmp_path: Path, kind: str, count: int) -> int:
-    """How many of the two processes' saved keys are lost or name the wrong data."""
-    cache = tmp_path / kind
-    cache.mkdir()
-    env = _env(PACKAGE.parent, tmp_path / "home")
-    procs = [subprocess.Popen([sys.executable, "-c", SAVE, kind, str(cache), name, str(count)],
-                              cwd=PACKAGE.parent, env=env) for name in ("a", "b")]
-    assert [proc.wait(timeout=600) for proc in procs] == [0, 0]
-    reader = caching.IndexDataCacheFile(str(cache), "kernel", "stamp")
-    keys = [(name, i) for name in ("a", "b") for i in range(count)]
-    return sum(reader.load(key) != key for key in keys)
+SAVER_TYPES = ("int8,int16,int32,int64,float32,float64",
+               "uint8,uint16,uint32,uint64,complex64,complex128")
 
 
-@pytest.mark.skipif(_jit.fcntl is None, reason="no fcntl: numba's unlocked saving")
-def test_concurrent_saves_of_one_kernel_keep_the_index_whole(tmp_path):
-    assert _concurrent_saves(tmp_path, "locked", 150) == 0
+def _kernel_project(root: Path) -> Path:
+    shutil.copytree(COMMON, root / "common", ignore=shutil.ignore_patterns("__pycache__"))
+    (root / "kern").mkdir()
+    (root / "kern" / "__init__.py").write_text("")
+    (root / "kern" / "kernel.py").write_text(KERNEL)
+    return root
+
+
+def _save_at_once(tmp_path: Path, mode: str, window: float = 0.3) -> dict:
+    """Two savers at once, then the reader, in fresh interpreters on one cache folder."""
+    root = _kernel_project(tmp_path / "proj")
+    env = _env(root, tmp_path / "home", NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    savers = [_start(root, env, SAVER, mode, str(window), types) for types in SAVER_TYPES]
+    for saver in savers:
+        assert saver.stdout.readline().strip() == "ready", saver.stderr.read()
+    for saver in savers:
+        saver.stdin.write("go\n")
+        saver.stdin.flush()
+    saved = [_finish(saver) for saver in savers]
+    assert [s["misses"] for s in saved] == [6, 6]  # each compiled (and saved) its six
+    read = _finish(_start(root, env, READER, ",".join(SAVER_TYPES)))
+    return dict(saved=saved, read=read)
+
+
+def _lost(result: dict) -> list[str]:
+    """The saved overloads the reader did not load whole: a lost index entry recompiles
+    (a miss), an entry naming another overload's data computes the wrong kind of number."""
+    kinds = {"int": "int", "uint": "int", "float": "float", "complex": "complex"}
+    lost = [name for name, (kind, value) in result["read"]["results"].items()
+            if kind != kinds[name.rstrip("0123456789")] or complex(value) != 6]
+    if result["read"]["misses"]:
+        lost.append(f"{result['read']['misses']} overloads recompiled")
+    return lost
+
+
+@pytest.mark.skipif(not common_jit.LOCKING, reason="no fcntl: numba's unlocked saving")
+def test_two_processes_saving_overloads_of_one_kernel_keep_its_index_whole(tmp_path):
+    """Catches the lock's removal from LockedIndexDataCacheFile.save (or robin_des_bois
+    building its jit without it, as it did): with the read-modify-write of the index
+    widened, two savers then lose entries and number two overloads' data alike."""
+    result = _save_at_once(tmp_path, "locked")
+    assert [s["cache_file"] for s in result["saved"]] == ["LockedIndexDataCacheFile"] * 2
+    assert _lost(result) == []
+    assert result["read"]["hits"] == 12
+
+
+@pytest.mark.skipif(not common_jit.LOCKING, reason="no fcntl: numba's unlocked saving")
+def test_without_the_lock_the_same_saves_lose_overloads(tmp_path):
+    """The test above can fail: the same two savers with the lock taken out lose
+    overloads (why the lock exists), so a lock that stopped working would be seen."""
+    assert _lost(_save_at_once(tmp_path, "unlocked")) != []
+
+
+@pytest.mark.skipif(not common_jit.LOCKING, reason="no fcntl: numba's unlocked saving")
+def test_the_index_lock_is_held_while_the_index_is_written(tmp_path, monkeypatch):
+    """Catches a save that no longer takes the lock (the flock call removed or made
+    shared): while the index is written, another open file of the lock cannot take it."""
+    import fcntl
+
+    cache_file = common_jit.LockedIndexDataCacheFile(str(tmp_path), "kernel", "stamp")
+    seen = []
+    write = caching.IndexDataCacheFile._save_index
+
+    def probing_write(self, overloads):
+        with open(self._index_path + ".lock", "ab") as other:
+            try:
+                fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                seen.append("free")
+            except BlockingIOError:
+                seen.append("held")
+        write(self, overloads)
+
+    monkeypatch.setattr(caching.IndexDataCacheFile, "_save_index", probing_write)
+    cache_file.save(("a",), "data of a")
+    cache_file.save(("b",), "data of b")
+    assert seen == ["held", "held"]
+    reader = caching.IndexDataCacheFile(str(tmp_path), "kernel", "stamp")
+    assert [reader.load(("a",)), reader.load(("b",))] == ["data of a", "data of b"]
+
+
+def test_robin_des_bois_kernels_use_the_shared_locked_jit():
+    """Catches robin_des_bois compiling without common.jit (its old copy had no lock,
+    and parallel sweep workers compile its kernels at once), in a directory not keyed
+    by its digest, or leaving numba's cache setting changed for game_def's kernels."""
+    from robin_des_bois import _core as rdb_core
+    from robin_des_bois import _jit as rdb_jit
+
+    kernels = [obj for obj in vars(rdb_core).values()
+               if isinstance(obj, numba.core.registry.CPUDispatcher)]
+    assert len(kernels) > 5
+    if rdb_jit.CACHE_DIR is not None:
+        assert rdb_jit.CACHE_DIR.name == f"robin_des_bois-{rdb_jit._sources_digest()}"
+        assert {Path(k._cache.cache_path).parent for k in kernels} == {rdb_jit.CACHE_DIR}
+        if common_jit.LOCKING:
+            assert {type(k._cache._cache_file) for k in kernels} == {
+                common_jit.LockedIndexDataCacheFile}
+    expected = str(_jit.CACHE_DIR) if _jit.CACHE_DIR is not None else numba.config.CACHE_DIR
+    assert numba.config.CACHE_DIR == expected  # game_def's, untouched
