@@ -2,8 +2,13 @@
 (robin_des_bois.balance) as index.html, report.md, PNG figures and tables/*.csv, in the
 look of the Robin Wood reports (analysis/table_report.py).
 
-    python -m robin_des_bois balance [--games N] [--sweep-games M] [--seed S]
-        [--players random|greedy_stasher|thief|defender|search] [--out reports/robin-des-bois]
+    python -m robin_des_bois balance [--players N] [--games N] [--sweep-games M]
+        [--seed S] [--seat-player random|greedy_stasher|thief|defender|search]
+        [--out reports/robin-des-bois]
+
+Bad input is answered as `robinwood` answers it: one line naming the option, the
+problem and the fix, exit status 2 (click usage errors), every option and the output
+folder checked before any game is played.
 """
 
 from __future__ import annotations
@@ -17,7 +22,10 @@ import click
 import pandas as pd
 from matplotlib.figure import Figure
 
+from common.paths import WritableDir
+
 from . import balance as B
+from .rules import MAX_PLAYERS, MIN_PLAYERS, RulesError, from_params
 
 _HTML = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Robin des Bois: balance for designers</title>
@@ -55,7 +63,7 @@ Tables as CSV files in `tables/`. Method: {{ method }}.
 
 TITLES = {"seats": "Seats (seat 0 plays first): win share, ties split, 95% interval",
           "metrics": "Rates per game, 95% intervals",
-          "effects": "Effect of each parameter, one at a time around the defaults "
+          "effects": "Effect of each parameter, one at a time around the box played "
                      "(value minus default, 95% interval; with this many comparisons a few "
                      "intervals miss zero by chance alone)",
           "sweep": "Sweep: every combination of players and copies (headline metrics)",
@@ -161,25 +169,54 @@ def summary_paragraph(r: B.BalanceResult, eff: pd.DataFrame, marianne: dict) -> 
     return text
 
 
-def write_report(out: Path, games: int, sweep_games: int, seed: int, players: str,
-                 effect_grid=None, sweep_grid=None, marianne_games: int | None = None
-                 ) -> Path:
-    """Run the balance, the one-at-a-time effects and the sweep; write the report."""
+def report_plan(seats: int | None = None, effect_grid=None, sweep_grid=None
+                ) -> tuple[dict, dict, dict, list[str]]:
+    """What a report plays, validated before any game: the base parameters (`seats`
+    players, else the default box), the effect grid (default B.EFFECT_GRID) less the
+    values unplayable around that base, with a note for each one dropped (3 colours do
+    not deal 4 hands of 9), and the sweep grid (default B.SWEEP_GRID). Raises a
+    one-line RulesError (a ValueError) for anything else that cannot be played."""
+    base = from_params({} if seats is None else {"players": seats}).to_params()
+    grid, notes = {}, []
+    for name, values in (B.EFFECT_GRID if effect_grid is None else effect_grid).items():
+        kept = []
+        for value in values:
+            try:
+                from_params({**base, name: value})
+            except RulesError as err:
+                if name in base:  # a value the game has, but not with this base
+                    notes.append(f"{name}={value} not measured in the effects at "
+                                 f"{base['players']} players: {err}")
+                    continue
+                raise
+            kept.append(value)
+        if kept:
+            grid[name] = kept
+    sweep_grid = B.SWEEP_GRID if sweep_grid is None else sweep_grid
+    B._variants(sweep_grid, base)          # every combination playable, or one line
+    return base, grid, sweep_grid, notes
+
+
+def write_report(out: Path, games: int, sweep_games: int, seed: int, seat_player: str,
+                 effect_grid=None, sweep_grid=None, marianne_games: int | None = None,
+                 seats: int | None = None) -> Path:
+    """Run the balance (`seats` players, default the box's, `seat_player` in every
+    seat), the one-at-a-time effects and the sweep; write the report into `out`."""
     import jinja2
     from markupsafe import Markup
 
+    players = seat_player
+    base, effect_grid, sweep_grid, plan_notes = report_plan(seats, effect_grid, sweep_grid)
     start = time.perf_counter()
     out = Path(out)
-    result = B.balance(None, games, seed, players, marianne_games=marianne_games)
+    result = B.balance(base, games, seed, players, marianne_games=marianne_games)
     marianne = B.marianne_effect()
-    eff = B.effects(B.EFFECT_GRID if effect_grid is None else effect_grid, None,
-                    sweep_games, seed, players)
-    sw = B.sweep(B.SWEEP_GRID if sweep_grid is None else sweep_grid, None, sweep_games,
-                 seed, players)
+    eff = B.effects(effect_grid, base, sweep_games, seed, players)
+    sw = B.sweep(sweep_grid, base, sweep_games, seed, players)
     seconds = time.perf_counter() - start
     out.mkdir(parents=True, exist_ok=True)
     (out / "tables").mkdir(exist_ok=True)
-    run = pd.DataFrame({"fact": ["params", "players", "games", "effect/sweep games per "
+    run = pd.DataFrame({"fact": ["params", "seat player", "games", "effect/sweep games per "
                                  "variant", "seed", "method", "marianne on/off",
                                  "seconds", "command"],
                         "value": [str(result.params), players, result.games, sweep_games,
@@ -199,17 +236,17 @@ def write_report(out: Path, games: int, sweep_games: int, seed: int, players: st
              "Each seat's win share with its 95% interval (dashed: the fair share)"),
             ("effect_first_player_advantage",
              effect_figure(eff, "first_player_advantage",
-                           "change of the first-player advantage vs the defaults"),
+                           "change of the first-player advantage vs the box played"),
              "Each parameter's effect on the first-player advantage (95% interval)"),
             ("effect_steals", effect_figure(eff, "steals",
-                                            "change of steals per game vs the defaults"),
+                                            "change of steals per game vs the box played"),
              "Each parameter's effect on the steal rate (95% interval)")):
         fig.savefig(out / f"{key}.png", dpi=110)
         images.append({"file": f"{key}.png", "caption": caption})
     box = ", ".join(f"{k}={v}" for k, v in result.params.items())
     context = {"box": box, "players": players, "generated": time.strftime("%Y-%m-%d %H:%M"),
                "seconds": f"{seconds:.0f}", "summary": summary_paragraph(result, eff, marianne),
-               "notes": result.notes + [marianne["note"]], "figures": images,
+               "notes": result.notes + plan_notes + [marianne["note"]], "figures": images,
                "method": result.method + f"; effects and sweep: {sweep_games:,} games per "
                                          f"variant, Marianne not counted there"}
     html = jinja2.Environment(autoescape=True).from_string(_HTML).render(
@@ -222,35 +259,104 @@ def write_report(out: Path, games: int, sweep_games: int, seed: int, players: st
     return out / "index.html"
 
 
-@click.group()
+PROG = "python -m robin_des_bois"
+
+
+class _Group(click.Group):
+    """Every user error as one line on stderr, "python -m robin_des_bois: error: ...",
+    and exit status 2, as robinwood answers (a write failing after the checks, a full
+    disk say, is not the user's input: one line, status 1)."""
+
+    def main(self, *args, **kwargs):
+        kwargs["standalone_mode"] = False
+        try:
+            return super().main(*args, **kwargs)
+        except click.exceptions.Exit as e:
+            sys.exit(e.exit_code)
+        except click.exceptions.Abort:
+            click.echo(f"{PROG}: interrupted", err=True)
+            sys.exit(130)
+        except click.ClickException as e:
+            click.echo(f"{PROG}: error: {e.format_message()}", err=True)
+            sys.exit(2)
+        except ValueError as e:  # RulesError, BalanceError: one line by contract
+            click.echo(f"{PROG}: error: {str(e).splitlines()[0]}", err=True)
+            sys.exit(2)
+        except OSError as e:
+            where = f": '{e.filename}'" if e.filename else ""
+            click.echo(f"{PROG}: error: {e.strerror or e}{where}", err=True)
+            sys.exit(1)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 def cli() -> None:
     """Robin des Bois tools."""
 
 
+def _seat_player(ctx, param, value):
+    """The player kind in every seat, one of robin_des_bois's (checked when parsed, so
+    a typo is a usage error; the player module is imported only then)."""
+    from .players import SCRIPTED
+
+    names = list(SCRIPTED) + ["search"]
+    if value not in names:
+        raise click.BadParameter(f"unknown player kind {value!r}: use one of "
+                                 f"{', '.join(names)}")
+    return value
+
+
+class Seats(click.ParamType):
+    """How many players sit at the table: a whole number in the rules' range
+    (rules.MIN_PLAYERS..MAX_PLAYERS) with whose hands the default box can be dealt."""
+
+    name = "N"
+
+    def convert(self, value, param, ctx):
+        span = f"{MIN_PLAYERS} to {MAX_PLAYERS}"
+        try:
+            seats = int(str(value).strip())
+        except ValueError:
+            self.fail(f"{value!r} is not a number of players: give a whole number from "
+                      f"{span}", param, ctx)
+        if not MIN_PLAYERS <= seats <= MAX_PLAYERS:
+            self.fail(f"{seats} players: Robin des Bois is played by {span} players; "
+                      f"give a number from {span}", param, ctx)
+        try:
+            from_params({"players": seats})
+        except RulesError as err:
+            self.fail(str(err), param, ctx)
+        return seats
+
+
+GAMES = click.IntRange(2, B.MAX_GAMES)
+
+
 @cli.command("balance")
-@click.option("--games", type=int, default=None,
+@click.option("--players", "seats", type=Seats(), default=None,
+              help=f"Players at the table, {MIN_PLAYERS} to {MAX_PLAYERS} (default: the "
+                   f"box's, 3).")
+@click.option("--seat-player", default="random", show_default=True,
+              callback=_seat_player,
+              help="The player kind in every seat: random, greedy_stasher, thief, "
+                   "defender or search.")
+@click.option("--games", type=GAMES, default=None,
               help="games for the seat and rate tables (default 100000 random, 1000 "
                    "scripted)")
-@click.option("--sweep-games", type=int, default=None,
+@click.option("--sweep-games", type=GAMES, default=None,
               help="games per variant in the effects and the sweep (default 20000 random, "
                    "200 scripted)")
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--players", default="random", show_default=True,
-              help="random, greedy_stasher, thief, defender or search, in every seat")
-@click.option("--out", type=click.Path(file_okay=False), default="reports/robin-des-bois",
-              show_default=True)
-def balance_command(games, sweep_games, seed, players, out) -> None:
+@click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=0, show_default=True)
+@click.option("--out", type=WritableDir(), default="reports/robin-des-bois",
+              show_default=True, help="Output folder (created if missing).")
+def balance_command(seats, seat_player, games, sweep_games, seed, out) -> None:
     """Write the designers' balance report (index.html, report.md, PNGs, tables/)."""
-    scripted = players != "random"
+    scripted = seat_player != "random"
     games = games if games is not None else (1000 if scripted else 100_000)
     sweep_games = sweep_games if sweep_games is not None else (200 if scripted else 20_000)
     start = time.perf_counter()
-    try:
-        path = write_report(Path(out), games, sweep_games, seed, players)
-    except ValueError as err:
-        raise click.ClickException(str(err).splitlines()[0]) from None
+    path = write_report(Path(out), games, sweep_games, seed, seat_player, seats=seats)
     click.echo(f"wrote {path} in {time.perf_counter() - start:.1f} s")
 
 
 if __name__ == "__main__":
-    cli()
+    cli(prog_name=PROG)

@@ -156,6 +156,7 @@ def test_report_command_writes_files(tmp_path, monkeypatch):
         assert (out / name).stat().st_size > 0, name
     md = (out / "report.md").read_text()
     assert "first player's win share" in md and "Marianne is not a parameter" in md
-    bad = CliRunner().invoke(cli_module.cli, ["balance", "--players", "robin",
+    bad = CliRunner().invoke(cli_module.cli, ["balance", "--seat-player", "robin",
                                               "--out", str(tmp_path / "x")])
-    assert bad.exit_code != 0 and "unknown player" in bad.output
+    assert bad.exit_code == 2 and "unknown player kind" in bad.output
+    assert not (tmp_path / "x").exists()
