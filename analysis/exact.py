@@ -90,38 +90,12 @@ def profile_statistics(variant: Variant, tree: FlatTree, strategy: np.ndarray,
     return ProfileStatistics(variant, counts)
 
 
-def load_exact_run(run_dir, two_players: bool = False):
-    """(variant, tree, strategy, symmetric) of the strategy `robinwood solve` stored in
-    run_dir, its tree rebuilt as it was solved; a missing, corrupt or mismatched
-    strategy file (or, with `two_players`, a variant of more players) is a one-line
-    StrategyFileError, given before any tree is built."""
-    import game_def
-    from solver.exact.robinwood_tree import build_robinwood_tree
-    from solver.exact.stored import StoredStrategy
-    from solver.store import StrategyFileError
-
-    stored = StoredStrategy(run_dir)
-    try:
-        variant = game_def.parse(stored.metadata["variant"])
-    except ValueError as e:
-        raise StrategyFileError(f"the metadata in {run_dir} names an unplayable variant: "
-                                f"{e}") from None
-    if two_players and variant.players != 2:
-        raise StrategyFileError(f"the strategy in {run_dir} is for {variant}: statistics "
-                                f"need a two-player variant")
-    symmetric = bool(stored.metadata.get("symmetric"))
-    tree = build_robinwood_tree(variant, symmetric=symmetric)
-    if tree.num_action_slots != len(stored.strategy):
-        raise StrategyFileError(f"the strategy in {run_dir} has {len(stored.strategy)} "
-                                f"action slots but the tree of {variant} has "
-                                f"{tree.num_action_slots}: was it made by another version?")
-    return variant, tree, stored.strategy, symmetric
-
-
 def profile_statistics_from_run(run_dir) -> ProfileStatistics:
     """Exact statistics of the strategy stored by `robinwood solve` in run_dir; a
     missing, corrupt or mismatched strategy file is a one-line StrategyFileError."""
     from solver.store import StrategyFileError
+
+    from solver.exact.stored import load_exact_run
 
     variant, tree, strategy, symmetric = load_exact_run(run_dir, two_players=True)
     try:

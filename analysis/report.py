@@ -9,30 +9,25 @@ moved or mailed and still show everything; the same PNGs sit beside it for repor
 
 from __future__ import annotations
 
-import base64
 import dataclasses
-import json
 import re
 import time
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
-from game_def.characters import NAMES
-from game_def.errors import RobinWoodError
-from game_def.errors import RobinWoodError
+from solver.evaluation.run_files import read_search, read_strength
 
 from . import figures
 from .compare import compare as compare_profiles
+from .pages import (PAGE_STYLE, ReportError, code_spans, dict_table, html_table, in_words,
+                    markdown_table, read_convergence, save_png)
 from .statistics import ProfileStatistics, export_tables
+from .strength_notes import (bound_table, caveat, quality_note, quality_over_training,
+                             search_note, search_table, strength_tables)
 from .summary import comparison_paragraph, summary_paragraph
 
 DEFAULT_SAMPLED_ROUNDS = 100_000
-
-
-class ReportError(RobinWoodError):
-    """A run directory that cannot be reported on (one line: what is wrong, what to do)."""
 
 
 @dataclasses.dataclass
@@ -44,19 +39,6 @@ class Run:
     metadata: dict
     convergence: pd.DataFrame | None
     stats: ProfileStatistics
-
-
-def read_convergence(run_dir: Path) -> pd.DataFrame | None:
-    """convergence.csv as a frame, or None if the run has none (or an empty one)."""
-    path = Path(run_dir) / "convergence.csv"
-    if not path.exists():
-        return None
-    try:
-        frame = pd.read_csv(path)
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as e:
-        raise ReportError(f"{path} is corrupt ({type(e).__name__}); solve again or delete "
-                          f"it") from None
-    return frame if len(frame) else None
 
 
 def load_run(run_dir, rounds: int | None = None, seed: int = 0) -> Run:
@@ -85,110 +67,6 @@ def load_run(run_dir, rounds: int | None = None, seed: int = 0) -> Run:
 
         stats = profile_statistics_from_run(path)
     return Run(path, path.resolve().name, metadata, read_convergence(path), stats)
-
-
-# ----- formatting ---------------------------------------------------------------------
-_PROBABILITY = re.compile(r"(rate|wins|draws|probability|cumulative|_win|_loss|round_draw"
-                          r"|ended_by_\w+)"
-                          r"(_lo|_hi)?$")
-
-
-def is_probability(column: str) -> bool:
-    return bool(_PROBABILITY.search(str(column))) or column in NAMES or column == "silent"
-
-
-def format_number(x, probability: bool, delta: bool = False) -> str:
-    if x is None or (isinstance(x, float) and np.isnan(x)):
-        return "–"
-    if isinstance(x, (bool, np.bool_, str)) or not isinstance(x, (int, float, np.number)):
-        return str(x)
-    if isinstance(x, (int, np.integer)):
-        return f"{x:,}"
-    if probability:
-        if delta:
-            return "0.0 pp" if abs(x) < 0.0005 else f"{100 * x:+.1f} pp"
-        if x == 0:
-            return "0%"
-        if abs(x) < 0.001:
-            return "<0.1%"
-        return f"{100 * x:.1f}%"
-    if x == 0:
-        return "0"
-    if abs(x) < 1e-4 or abs(x) >= 1e6:
-        return f"{x:+.2e}" if delta else f"{x:.2e}"
-    return f"{x:+.4f}" if delta else f"{x:.4f}"
-
-
-def display_frame(frame: pd.DataFrame) -> pd.DataFrame:
-    """Strings for reading: probabilities as percentages, other numbers to 4 decimals.
-    Comparison tables (a `metric` index level) are formatted row by row, deltas of
-    probabilities in percentage points."""
-    out = frame.astype(object).copy()
-    if "metric" in (frame.index.names or []):
-        metrics = frame.index.get_level_values("metric")
-        for i, metric in enumerate(metrics):
-            prob = is_probability(metric)
-            for j, column in enumerate(frame.columns):
-                out.iat[i, j] = format_number(frame.iat[i, j], prob, column == "delta")
-        return out
-    for column in frame.columns:
-        prob = is_probability(column)
-        out[column] = [format_number(x, prob) for x in frame[column]]
-    # A sampled interval reads best next to its estimate: "55.1% [54.4%, 55.8%]".
-    for column in frame.columns:
-        lo, hi = f"{column}_lo", f"{column}_hi"
-        if lo in frame.columns and hi in frame.columns:
-            out[column] = [est if low == "–" else f"{est} [{low}, {high}]"
-                           for est, low, high in zip(out[column], out[lo], out[hi])]
-            out = out.drop(columns=[lo, hi])
-    return out
-
-
-def in_words(name) -> str:
-    """A column name as a header reads: 'seat0_value' -> 'seat 0 value'. The files in
-    tables/ keep the names code uses."""
-    return re.sub(r"seat(\d)", r"seat \1", str(name)).replace("_", " ")
-
-
-def _for_reading(frame: pd.DataFrame) -> pd.DataFrame:
-    """display_frame with the index as leading columns and headers (and the metric
-    names of comparison tables) in words."""
-    shown = display_frame(frame)
-    if any(name is not None for name in shown.index.names):
-        shown = shown.reset_index()
-    if "metric" in shown.columns:
-        shown["metric"] = shown["metric"].map(in_words)
-    return shown.rename(columns=in_words)
-
-
-def markdown_table(frame: pd.DataFrame) -> str:
-    shown = _for_reading(frame)
-    header = [str(c) for c in shown.columns]
-    lines = ["| " + " | ".join(header) + " |",
-             "|" + "|".join("---" for _ in header) + "|"]
-    for row in shown.itertuples(index=False):
-        lines.append("| " + " | ".join(str(x) for x in row) + " |")
-    return "\n".join(lines)
-
-
-def html_table(frame: pd.DataFrame) -> str:
-    """One header row: named index levels become ordinary leading columns, and a bare
-    row number (one-row tables) is dropped."""
-    shown = _for_reading(frame)
-    return shown.to_html(classes="table", border=0, na_rep="–", index=False)
-
-
-def dict_table(d: dict) -> pd.DataFrame:
-    """A metadata dict (e.g. `evaluation`) as a table: one row per entry when every
-    entry is itself a dict, else flattened `key.subkey` / value rows."""
-    if d and all(isinstance(v, dict) for v in d.values()):
-        frame = pd.DataFrame.from_dict(d, orient="index")
-        frame.index.name = "entry"
-    else:
-        flat = pd.json_normalize(d, sep=".").iloc[0] if d else pd.Series(dtype=object)
-        frame = flat.rename("value").to_frame()
-        frame.index.name = "key"
-    return frame.map(lambda x: json.dumps(x) if isinstance(x, (list, dict)) else x)
 
 
 # ----- column glossary (every column of every table) -------------------------------------
@@ -312,21 +190,6 @@ def _run_facts(run: Run) -> pd.DataFrame:
 
 # ----- templates -----------------------------------------------------------------------
 # The page style, shared with the sweep report (sweep.report).
-PAGE_STYLE = """body { font-family: system-ui, sans-serif; max-width: 72em; margin: 2em auto; padding: 0 1em;
-       color: #222; line-height: 1.45; }
-h1 { margin-bottom: 0.1em; } .sub { color: #666; margin-top: 0; }
-.summary { background: #f4f7fb; border-left: 4px solid #4c72b0; padding: 0.8em 1em; }
-table.table { border-collapse: collapse; margin: 0.4em 0 1.2em; font-size: 0.9em; }
-table.table th, table.table td { padding: 0.2em 0.7em; text-align: right;
-       border-bottom: 1px solid #e3e3e3; }
-table.table thead th { border-bottom: 2px solid #999; }
-figure { margin: 1em 0; } figure img { max-width: 100%; }
-figcaption { color: #555; font-size: 0.9em; }
-details { margin: 0.5em 0 1em; } summary { cursor: pointer; color: #4c72b0; }
-dt { font-weight: 600; } dd { margin: 0 0 0.4em 1.5em; }
-code { background: #f3f3f3; padding: 0 0.2em; }
-"""
-
 HTML = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>Robin Wood report: {{ name }}</title>
@@ -391,17 +254,6 @@ More in `tables/`: {% for title, file in section.detail_files %}[{{ title }}]({{
 """
 
 
-def code_spans(text) -> "Markup":
-    """Markdown's `code` as HTML <code>, the rest escaped."""
-    from markupsafe import Markup, escape
-
-    parts = str(text).split("`")
-    if len(parts) % 2 == 0:  # an unpaired backtick: leave the text as it is
-        return escape(text)
-    return Markup("").join(escape(part) if i % 2 == 0 else Markup("<code>%s</code>") % part
-                           for i, part in enumerate(parts))
-
-
 def comparison_caveats(a: "Run", b: "Run") -> str:
     """What a reader must know before reading two runs' differences: one analysed
     exactly and one by sampling (with Monte Carlo CFR's approximation), or two decks."""
@@ -431,12 +283,6 @@ def comparison_caveats(a: "Run", b: "Run") -> str:
     return " ".join(notes)
 
 
-def save_png(fig, path: Path) -> str:
-    """Save a figure as a PNG at `path`; return it base64-encoded, to inline in HTML."""
-    fig.savefig(path, dpi=110)
-    return base64.b64encode(path.read_bytes()).decode("ascii")
-
-
 def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
                  rounds: int | None = None, seed: int = 0) -> Path:
     """Write index.html, report.md, the figures (PNG) and tables/ for the run in
@@ -444,13 +290,13 @@ def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
     import jinja2
     from markupsafe import Markup
 
-    if players_of_run(run_dir) > 2:  # 3-4 players, teams: the balance page
-        if compare_dir is not None:
-            raise ReportError("--compare sets two-player runs side by side; for 3-4 "
-                              "players, write each report and read their seats tables")
-        raise ReportError(f"{run_dir} holds a strategy of 3-4 players or teams: its "
-                          f"report is analysis.table_report.write_table_report (`robinwood "
-                          f"report` picks it)")
+    from solver.store import players_of
+
+    if players_of(run_dir) > 2:  # 3-4 players, teams: the balance page
+        from .table_report import write_table_report
+
+        return write_table_report(run_dir, out_dir, parquet=parquet, compare_dir=compare_dir,
+                                  rounds=rounds, seed=seed)
     run = load_run(run_dir, rounds, seed)
     other = load_run(compare_dir, rounds, seed) if compare_dir is not None else None
     out = Path(out_dir) if out_dir is not None else Path("reports") / run.name
@@ -532,9 +378,9 @@ def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
         "name": run.name, "variant": str(stats.variant),
         "algorithm": algo.get("name") if isinstance(algo, dict) else algo,
         "generated": time.strftime("%Y-%m-%d %H:%M"),
-        "summary": (_locks_note(run.metadata) + _caveat(run.metadata, strength)
-                    + _quality_note(tables.get("quality"))
-                    + _search_note(searched) + summary_paragraph(stats)),
+        "summary": (_locks_note(run.metadata) + caveat(run.metadata, strength)
+                    + quality_note(tables.get("quality"))
+                    + search_note(searched) + summary_paragraph(stats)),
         "glossary": [(k if "*" in k else in_words(k), v) for k, v in GLOSSARY.items()], "table_format": fmt.upper(),
         "other": other.name if other else None,
         "compare_summary": (" ".join(filter(None, (
@@ -600,277 +446,3 @@ def _locks_note(metadata: dict) -> str:
                  f"{metadata.get('exploitability', float('nan')):.2g} of a best answer "
                  f"to the locked ones. ")
     return note
-
-
-def players_of_run(run_dir) -> int:
-    """The player count of the run's variant (2 when unreadable: load_run says why)."""
-    import game_def
-    from solver.store import read_metadata
-
-    try:
-        return game_def.parse(read_metadata(run_dir).get("variant", "")).players
-    except (ValueError, RobinWoodError, OSError):
-        return 2
-
-
-def read_strength(run_dir: Path) -> dict | None:
-    """RUN/strength.json written by `robinwood exploit`, or None."""
-    path = Path(run_dir) / "strength.json"
-    if not path.exists():
-        return None
-    try:
-        data = json.loads(path.read_text())
-        data["opponents"], data["exploitability_lower_bound"]
-    except (ValueError, KeyError, TypeError):
-        raise ReportError(f"{path} is damaged; write it again with `robinwood exploit "
-                          f"{run_dir}`") from None
-    return data
-
-
-def read_search(run_dir: Path) -> dict | None:
-    """RUN/search.json written by `robinwood search`, or None."""
-    path = Path(run_dir) / "search.json"
-    if not path.exists():
-        return None
-    try:
-        data = json.loads(path.read_text())
-        for row in data["opponents"]:
-            row["opponent"], row["search"], row["search_lo"], row["blueprint"]
-        data["searcher"]
-    except (ValueError, KeyError, TypeError):
-        raise ReportError(f"{path} is damaged; write it again with `robinwood search "
-                          f"{run_dir}`") from None
-    return data
-
-
-def search_table(data: dict) -> pd.DataFrame:
-    """The searcher's and the table's payoffs against each opponent, worst first."""
-    frame = pd.DataFrame(data["opponents"]).set_index("opponent")
-    columns = ["search", "search_lo", "search_hi", "blueprint", "blueprint_lo",
-               "blueprint_hi", "difference"]
-    return frame.sort_values("search")[columns]
-
-
-def _search_note(data: dict | None) -> str:
-    """What play-time search changed, in a sentence (nothing when it was not run)."""
-    if data is None:
-        return ""
-    rows = [r for r in data["opponents"] if r["opponent"] != "blueprint"]
-    if not rows:
-        return ""
-    beaten = sum(r["search_lo"] > 0 for r in rows)
-    better = sum(r["search_lo"] > r["blueprint_hi"] for r in rows)
-    worst = min(rows, key=lambda r: r["search"])
-    note = (f"Played with play-time search (`robinwood search`, docs/search.md) it beats "
-            f"{beaten} of {len(rows)} opponents with 95% confidence and is better than the "
-            f"strategy without search against {better}; its worst opponent is "
-            f"{worst['opponent']} "
-            f"({worst['search']:+.3f} a round). ")
-    bounds = {b["opponent_searches"]: b for b in data.get("local_best_response", [])}
-    if True in bounds:
-        searched = bounds[True]
-        note += (f"A local best response that models the searcher by its table gains "
-                 f"{searched['gain']:+.3f} ± {searched['gain_half_width_95']:.3f} against it"
-                 + (f" ({bounds[False]['gain']:+.3f} against the table alone)"
-                    if False in bounds else "")
-                 + ": a weaker lower bound on its exploitability than the table's. ")
-    return note
-
-
-def quality_over_training(run_dir: Path) -> pd.DataFrame | None:
-    """The lower bound on exploitability of the run's snapshots and final strategy, by
-    training time, from each one's strength.json (None when none was measured)."""
-    from solver.store import read_metadata
-
-    rows = []
-    places = sorted(p for p in (Path(run_dir) / "snapshots").glob("*") if p.is_dir())
-    for place in places + [Path(run_dir)]:
-        strength = read_strength(place)
-        if strength is None:
-            continue
-        meta = read_metadata(place)
-        rows.append({"training_seconds": float(meta.get("seconds", float("nan"))),
-                     "iterations": int(meta.get("iterations", 0)),
-                     "exploitability_bound": strength["exploitability_lower_bound"],
-                     "half_width": strength.get("exploitability_lower_bound_half_width",
-                                                float("nan")),
-                     "strongest": strength["strongest"],
-                     "bound_method": _bound_method(strength)})
-    if not rows:
-        return None
-    frame = pd.DataFrame(rows).sort_values(["iterations", "training_seconds"]).reset_index(
-        drop=True)
-    frame.index = pd.Index(range(1, len(frame) + 1), name="measurement")
-    return frame
-
-
-def strength_tables(strength: dict):
-    """The opponents' gains (strongest first) and the self-play coverage table."""
-    import pandas as pd
-
-    gains = pd.DataFrame(strength["opponents"]).set_index("opponent")
-    gains = gains.sort_values("gain", ascending=False)[["method", "gain", "gain_lo",
-                                                         "gain_hi", "detail"]]
-    coverage = pd.DataFrame(strength["coverage"]["self-play"]).set_index("decision")
-    return gains, coverage
-
-
-def beaten_by_method(strength: dict) -> dict[str, tuple[int, int]]:
-    """For each opponent method of strength.json ("bot", "league", "held-out", ...), how
-    many of its opponents the strategy beats with 95% confidence (the opponent's gain
-    interval lies below 0) and how many there are. Files written before held-out players
-    have no "held-out" rows, so no "held-out" key."""
-    counts: dict[str, tuple[int, int]] = {}
-    for row in strength["opponents"]:
-        method = row.get("method", "")
-        gain_hi = row.get("gain_hi")
-        beaten = isinstance(gain_hi, (int, float)) and gain_hi < 0
-        won, total = counts.get(method, (0, 0))
-        counts[method] = (won + beaten, total + 1)
-    return counts
-
-
-def _beaten_sentence(strength: dict) -> str:
-    """How many league players and, apart, how many held-out players (scripted players
-    training may not meet) the strategy beats with 95% confidence."""
-    counts = beaten_by_method(strength)
-    parts = [f"{counts[m][0]} of {counts[m][1]} {words}"
-             for m, words in (("league", "league players"),
-                              ("held-out", "held-out players (never met in training)"))
-             if m in counts]
-    if not parts:
-        return ""
-    return f"It beats {' and '.join(parts)} with 95% confidence. "
-
-
-def _bound_method(strength: dict) -> str:
-    """How strength.json's stated bound was reached: "held-out" (the strongest opponent
-    replayed on fresh rounds) or "selection maximum" (the largest gain on one sample,
-    biased upward: files written before held-out replays say nothing and are that)."""
-    method = strength.get("bound_method")
-    return method if isinstance(method, str) else "selection maximum"
-
-
-def _simultaneous(strength: dict) -> dict | None:
-    """strength.json's Bonferroni statement over all opponents, or, in files written
-    before it, the same computed from the opponents' 95% intervals."""
-    every = strength.get("simultaneous")
-    if isinstance(every, dict):
-        return every
-    from statistics import NormalDist
-
-    rows = strength["opponents"]
-    try:
-        k = len(rows)
-        scale = NormalDist().inv_cdf(1 - 0.025 / k) / NormalDist().inv_cdf(0.975)
-        ends = [(r["gain"] - (r["gain_hi"] - r["gain_lo"]) / 2 * scale, r["opponent"])
-                for r in rows]
-    except (KeyError, TypeError, ZeroDivisionError):
-        return None
-    lower, name = max(ends)
-    return {"method": "bonferroni", "confidence": 0.95, "candidates": k, "lower": lower,
-            "opponent": name}
-
-
-def bound_table(strength: dict) -> pd.DataFrame:
-    """The stated bound beside the selection maximum and the simultaneous statement."""
-    rows = []
-    holdout = strength.get("holdout")
-    best = strength["strongest"]
-    if _bound_method(strength) == "held-out" and isinstance(holdout, dict):
-        rows.append({"statement": "held-out replay of the strongest (stated)",
-                     "opponent": best, "gain": holdout["gain"],
-                     "gain_lo": holdout["gain_lo"], "gain_hi": holdout["gain_hi"],
-                     "rounds": holdout.get("rounds"), "seed": holdout.get("seed")})
-        selection, half = strength["selection_gain"], strength["selection_half_width"]
-        rows.append({"statement": "the strongest on the selection sample (biased upward)",
-                     "opponent": best, "gain": selection, "gain_lo": selection - half,
-                     "gain_hi": selection + half, "rounds": None, "seed": None})
-    else:
-        bound = strength["exploitability_lower_bound"]
-        half = strength.get("exploitability_lower_bound_half_width", float("nan"))
-        rows.append({"statement": "selection maximum (stated; biased upward, written "
-                                  "before held-out replays)",
-                     "opponent": best, "gain": bound, "gain_lo": bound - half,
-                     "gain_hi": bound + half, "rounds": None, "seed": None})
-    every = _simultaneous(strength)
-    if every is not None:
-        rows.append({"statement": f"all {every['candidates']} opponents at once "
-                                  f"(Bonferroni, 95%): the largest lower end",
-                     "opponent": every["opponent"], "gain": float("nan"),
-                     "gain_lo": every["lower"], "gain_hi": float("nan"), "rounds": None,
-                     "seed": None})
-    return pd.DataFrame(rows).set_index("statement")
-
-
-# a lower bound on exploitability above this is called large in the report's summary
-LARGE_BOUND = 0.10
-
-
-def _caveat(metadata: dict, strength: dict | None = None) -> str:
-    """Monte Carlo CFR strategies are approximations: say how much training this one had
-    and how exploitable it is at least, before the numbers are read as the game's."""
-    if metadata.get("kind") != "mccfr":
-        return ""
-    iterations, seconds = metadata.get("iterations"), metadata.get("seconds")
-    if not isinstance(iterations, int) or not isinstance(seconds, (int, float)):
-        return ""
-    minutes = round(seconds / 60)
-    span = f"{minutes} minute{'s' if minutes != 1 else ''}" if minutes else f"{seconds:.0f} s"
-    text = (f"This strategy is a Monte Carlo CFR approximation after {iterations:,} "
-            f"traversals per seat ({span} of training). ")
-    if strength is None:
-        return text + ("How exploitable it is has not been measured: run `robinwood "
-                       "exploit` on the run directory and write the report again. ")
-    bound = strength["exploitability_lower_bound"]
-    half = strength.get("exploitability_lower_bound_half_width", 0.0)
-    worst = {o["opponent"]: o for o in strength["opponents"]}
-    fallback = strength.get("fallback")
-    if isinstance(fallback, dict) and fallback.get("player"):
-        text += (f"It plays its table where the table has learned and the "
-                 f"{fallback['player']}'s rules elsewhere (docs/mccfr.md). ")
-    holdout = strength.get("holdout")
-    if _bound_method(strength) == "held-out" and isinstance(holdout, dict):
-        text += (f"The strongest of {len(worst)} opponents measured against it, "
-                 f"{strength['strongest']}, gains {bound:+.3f} ± {half:.3f} a round "
-                 f"(seat-averaged, 95%) replayed on {holdout['rounds']:,} fresh rounds a "
-                 f"seat: its exploitability is at least that. On the rounds that chose "
-                 f"it, it gained {strength['selection_gain']:+.3f}, but the largest of "
-                 f"many noisy gains overstates, so the replay's gain is the one stated. ")
-    else:
-        text += (f"The strongest of {len(worst)} opponents measured against it, "
-                 f"{strength['strongest']}, gains {bound:+.3f} ± {half:.3f} a round "
-                 f"(seat-averaged, 95%). That is a selection maximum: the largest of the "
-                 f"opponents' noisy gains on one sample of rounds, which overstates on "
-                 f"average (this strength.json predates held-out replays; run `robinwood "
-                 f"exploit` again for an unbiased bound). ")
-    text += _beaten_sentence(strength)
-    every = _simultaneous(strength)
-    if every is not None:
-        text += (f"Taking all {every['candidates']} opponents' intervals at once "
-                 f"(Bonferroni), its exploitability is at least {every['lower']:+.3f} "
-                 f"with 95% confidence. ")
-    if bound > LARGE_BOUND:
-        text += ("That is large: an opponent who knows its weaknesses wins clearly, so "
-                 "the frequencies below describe this strategy, not good play. ")
-    return text
-
-
-def _quality_note(quality: pd.DataFrame | None) -> str:
-    """How the strength changed over training, in a sentence, or how to measure it."""
-    if quality is None:
-        return ""
-    if len(quality) < 2:
-        return ("Its strength was measured at the end of training only (train with "
-                "`--snapshot-minutes` and run `robinwood exploit` on each snapshot to "
-                "see it over training). ")
-    first, last = quality.iloc[0], quality.iloc[-1]
-    text = (f"Over training its exploitability bound went from "
-            f"{first['exploitability_bound']:+.3f} after {first['iterations']:,} "
-            f"traversals to {last['exploitability_bound']:+.3f} after "
-            f"{last['iterations']:,}. ")
-    if "bound_method" in quality and (quality["bound_method"] != "held-out").any():
-        old = int((quality["bound_method"] != "held-out").sum())
-        text += (f"{old} of those {len(quality)} measurements are selection maxima "
-                 f"(written before held-out replays), which overstate on average. ")
-    return text

@@ -267,7 +267,7 @@ def table_balance_from_run(run_dir, rounds: int = 20_000, seed: int = 0) -> Tabl
         from solver.players.agents import load_table_agent
 
         return sampled_table_balance(load_table_agent(run_dir), rounds, seed)
-    from .exact import load_exact_run
+    from solver.exact.stored import load_exact_run
 
     variant, tree, strategy, symmetric = load_exact_run(run_dir)
     try:

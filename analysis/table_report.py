@@ -18,7 +18,10 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from solver.evaluation.run_files import TABLE_PARTS, read_table_strength
+
 from . import figures
+from .pages import ReportError, html_table, markdown_table, read_convergence, save_png
 from .table_balance import TableBalance, table_balance_from_run
 
 _HTML = """<!DOCTYPE html>
@@ -65,32 +68,6 @@ TITLES = {"strength": "Against scripted players (robinwood exploit: the strategy
           "seats": "Seats (in turn order from the first player)",
           "rates": "Rates per round", "locks": "Locked decisions",
           "run": "This run"}
-
-
-def _read_table_strength(run_dir: Path, part: str | None = None) -> pd.DataFrame | None:
-    """RUN/table_strength.json written by `robinwood exploit`, per opponent, or None;
-    part="held_out", "fallback_rules" or "coverage": its held-out players, its own
-    fallback rules' copies, or its coverage by decision kind (None when the file has
-    none)."""
-    import json
-
-    path = Path(run_dir) / "table_strength.json"
-    if not path.exists():
-        return None
-    try:
-        data = json.loads(path.read_text())
-        if part is not None:
-            if part not in data:
-                return None
-            data = data[part]
-        frame = pd.DataFrame.from_dict(data["summary"], orient="index")
-    except (ValueError, KeyError, TypeError):
-        from .report import ReportError
-
-        raise ReportError(f"{path} is damaged; write it again with `robinwood exploit "
-                          f"{run_dir}`") from None
-    frame.index.name = "opponent"
-    return frame
 
 
 def summary_paragraph(balance: TableBalance, metadata: dict) -> str:
@@ -170,7 +147,6 @@ def write_table_report(run_dir, out_dir=None, parquet: bool = False,
 
     from solver.store import read_metadata
 
-    from .report import html_table, markdown_table, read_convergence, save_png
     from .statistics import export_tables
 
     run_dir = Path(run_dir)
@@ -194,11 +170,11 @@ def write_table_report(run_dir, out_dir=None, parquet: bool = False,
     tables["run"].index.name = "fact"
     if metadata.get("locks"):
         tables["locks"] = pd.DataFrame(metadata["locks"]).set_index("text")
-    strength = _read_table_strength(run_dir)
+    strength = read_table_strength(run_dir)
     if strength is not None:
         tables["strength"] = strength
-    for part in ("held_out", "fallback_rules", "coverage"):
-        frame = _read_table_strength(run_dir, part)
+    for part in TABLE_PARTS:
+        frame = read_table_strength(run_dir, part)
         if frame is not None:
             tables[part] = frame
     if "coverage" in tables:
@@ -212,8 +188,6 @@ def write_table_report(run_dir, out_dir=None, parquet: bool = False,
     if metadata.get("kind") == "mccfr":
         titles["strength"] = TITLES["strength"].replace("exact", "by play, 95% intervals")
     if compare_dir is not None:
-        from .report import ReportError
-
         other = table_balance_from_run(compare_dir, **sampling)
         v, w = balance.variant, other.variant
         if (v.players, v.teams) != (w.players, w.teams):

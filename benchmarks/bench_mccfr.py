@@ -37,6 +37,7 @@ from pathlib import Path
 import numpy as np
 
 import game_def
+from solver.evaluation.run_files import write_strength
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -122,7 +123,7 @@ def speed(args) -> None:
 # ----- abstraction cost -------------------------------------------------------------------
 def abstraction_cost(args) -> None:
     from solver.evaluation.abstraction_cost import exact_evaluation
-    from solver.players.agents import bot
+    from solver.players.agents import bot, trained_agent
     from solver.exact.best_response import BestResponder
     from solver.exact.cfr import CFRSolver, algorithm
     from solver.mccfr.trainer import MCCFRConfig, MCCFRSolver
@@ -233,7 +234,7 @@ def learning_curve(args) -> None:
     frame.to_csv(RESULTS / f"mccfr_learning_curve_{name}.csv", index=False)
     strength = json.dumps(final_report.to_json(), indent=2)
     (RESULTS / f"mccfr_strength_final_{name}.json").write_text(strength)
-    (run / "strength.json").write_text(strength)     # what robinwood report reads
+    write_strength(run, final_report.to_json())      # what robinwood report reads
     lines = _header(f"Learning curve of {run}, played with the fallback rules "
                     f"{DEFAULT_FALLBACK} ({args.rounds:,} rounds per seat per opponent; "
                     f"local best response continuing as {', '.join(continuations)}, "

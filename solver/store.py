@@ -118,3 +118,18 @@ def read_metadata(run_dir: str | os.PathLike) -> dict[str, Any]:
         raise StrategyFileError(f"{path} has format version {meta.get('format_version')}; "
                                 f"this robinwood reads version {FORMAT_VERSION}")
     return meta
+
+
+def players_of(run_dir: str | os.PathLike) -> int:
+    """The table size of the strategy in run_dir (2, 3 or 4; a team table is 4): the one
+    reader of it, so that every command decides two-player or table pages alike. A
+    missing or corrupt metadata file, or a variant string this version cannot parse, is
+    one StrategyFileError naming the file and what to do, never a guess."""
+    import game_def
+
+    metadata = read_metadata(run_dir)
+    try:
+        return game_def.parse(metadata["variant"]).players
+    except ValueError as e:
+        raise StrategyFileError(f"{Path(run_dir) / METADATA} names a variant this robinwood "
+                                f"cannot read ({e}); solve again or restore it") from None

@@ -1,7 +1,7 @@
 """The sweep report: sweeps/<name>/index.html and report.md with the figures (PNG beside
 them, embedded in the HTML), the variants, their main metrics, the value of each rule and
 a generated paragraph, for whichever game the sweep took (sweep.games: its title,
-metrics, figures and methods). Tables and formatting come from analysis.report."""
+metrics, figures and methods). Tables and formatting come from analysis.pages."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.report import PAGE_STYLE, save_png, format_number, html_table, markdown_table
+from analysis.pages import PAGE_STYLE, format_number, html_table, markdown_table, save_png
 
 from . import figures
 from .effects import SAME, effects_paragraph, grid_axes, rule_effects

@@ -183,7 +183,7 @@ def test_imports_run_one_way():
 
 @pytest.mark.parametrize("source, expected", [
     ("from game_def import _core\n", "game_def._core"),
-    ("from solver.mccfr._kernels import _payoff\n", "solver.mccfr._kernels"),
+    ("from solver.mccfr._traversal import _payoff\n", "solver.mccfr._traversal"),
     ("def f():\n    from ..players import _kernels as ka\n", "solver.players._kernels"),
 ])
 def test_the_checker_catches_a_private_import(tmp_path, monkeypatch, source, expected):

@@ -15,7 +15,8 @@ from click.testing import CliRunner
 import game_def
 from game_def import _core as k
 from game_def.core import rules_array
-from robinwood.cli import DEFAULT_FALLBACK_TEXT, cli
+from robinwood.cli import cli
+from robinwood.options import DEFAULT_FALLBACK_TEXT
 from solver.evaluation.abstraction_cost import project
 from solver.evaluation.table_play import table_play
 from solver.exact.robinwood_tree import build_robinwood_tree

@@ -21,7 +21,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import game_def
 from game_def import VariantError
 from game_def.variant import parse
-from robinwood.cli import MAX_COUNT, MAX_MINUTES, MAX_SECONDS, cli
+from robinwood.cli import cli
+from robinwood.options import MAX_COUNT, MAX_MINUTES, MAX_SECONDS
 
 FUZZ = settings(max_examples=12, derandomize=True, deadline=None, database=None,
                 suppress_health_check=list(HealthCheck))

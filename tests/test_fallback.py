@@ -16,7 +16,8 @@ from click.testing import CliRunner
 
 import game_def
 from game_def import _core as k
-from robinwood.cli import DEFAULT_FALLBACK_TEXT, cli
+from robinwood.cli import cli
+from robinwood.options import DEFAULT_FALLBACK_TEXT
 from solver.mccfr import MCCFRConfig, solve_mccfr
 from solver.players import kernels as ka
 from solver.players.agents import (AUTO_FALLBACK, DEFAULT_FALLBACK, AgentError, AgentPolicy,

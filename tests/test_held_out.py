@@ -214,7 +214,7 @@ def test_cli_training_never_meets_held_out_players(tmp_path):
 
 # ----- reported apart -----------------------------------------------------------------
 def test_exploit_and_report_state_held_out_results_apart(tmp_path):
-    from analysis.report import _caveat, beaten_by_method, strength_tables
+    from analysis.strength_notes import beaten_by_method, caveat, strength_tables
 
     run = tmp_path / "run"
     result = CliRunner().invoke(cli, [
@@ -235,7 +235,7 @@ def test_exploit_and_report_state_held_out_results_apart(tmp_path):
     assert (f"beats {league_won} of {len(LEAGUE)} league players and {won} of "
             f"{len(HELD_OUT)} held-out players") in result.output
     meta = json.loads((run / "metadata.json").read_text())
-    text = _caveat(meta, strength)
+    text = caveat(meta, strength)
     assert (f"It beats {league_won} of {len(LEAGUE)} league players and {won} of "
             f"{len(HELD_OUT)} held-out players (never met in training) with 95% "
             f"confidence") in text
@@ -244,6 +244,6 @@ def test_exploit_and_report_state_held_out_results_apart(tmp_path):
     # an old file without held-out rows still reads, and says nothing of them
     strength["opponents"] = [r for r in strength["opponents"] if r["method"] != "held-out"]
     assert "held-out" not in beaten_by_method(strength)
-    text = _caveat(meta, strength)
+    text = caveat(meta, strength)
     assert "league players with 95% confidence" in text and "held-out players" not in text
     strength_tables(strength)

@@ -14,7 +14,8 @@ from click.testing import CliRunner
 
 import game_def
 from game_def import _core as k
-from robinwood.cli import DEFAULT_LBR_CONTINUATIONS_TEXT, cli
+from robinwood.cli import cli
+from robinwood.options import DEFAULT_LBR_CONTINUATIONS_TEXT
 from solver.evaluation.abstraction_cost import exact_evaluation, exact_match_value
 from solver.players.agents import AgentError, AgentPolicy, bot, load_agent
 from solver.evaluation.lbr import belief_posterior, leaks, local_best_response

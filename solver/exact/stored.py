@@ -135,3 +135,29 @@ class _TrieTable(Mapping):
 
     def __len__(self) -> int:
         return self._stored.num_infosets
+
+
+def load_exact_run(run_dir, two_players: bool = False):
+    """(variant, tree, strategy, symmetric) of the strategy `robinwood solve` stored in
+    run_dir, its tree rebuilt as it was solved; a missing, corrupt or mismatched
+    strategy file (or, with `two_players`, a variant of more players) is a one-line
+    StrategyFileError, given before any tree is built."""
+    import game_def
+    from solver.exact.robinwood_tree import build_robinwood_tree
+
+    stored = StoredStrategy(run_dir)
+    try:
+        variant = game_def.parse(stored.metadata["variant"])
+    except ValueError as e:
+        raise StrategyFileError(f"the metadata in {run_dir} names an unplayable variant: "
+                                f"{e}") from None
+    if two_players and variant.players != 2:
+        raise StrategyFileError(f"the strategy in {run_dir} is for {variant}: statistics "
+                                f"need a two-player variant")
+    symmetric = bool(stored.metadata.get("symmetric"))
+    tree = build_robinwood_tree(variant, symmetric=symmetric)
+    if tree.num_action_slots != len(stored.strategy):
+        raise StrategyFileError(f"the strategy in {run_dir} has {len(stored.strategy)} "
+                                f"action slots but the tree of {variant} has "
+                                f"{tree.num_action_slots}: was it made by another version?")
+    return variant, tree, stored.strategy, symmetric
