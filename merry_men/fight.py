@@ -15,6 +15,9 @@ Interpretations (docs/merry-men-dice.md):
   * payoffs: `guard_value` per guard beaten (reputation and whatever the guard held),
     `last_guard_bonus` for beating the last guard at the place, `die_value` for every
     weapon die kept at the end, `stone_value` for every stone kept at the end;
+  * the hero may also leave before any fight, the first included (0 dice rolled): the
+    optimum declines the first fight when the dice and stones it keeps (die_value,
+    stone_value) are worth at least what fighting is expected to bring;
   * risk neutral; ties go to leaving / rolling fewer dice / not spending a stone.
 
 States: (guards_left, dice_left, stones_left) before a fight, and
@@ -118,7 +121,14 @@ def optimal_fight(p: object = DEFAULT_SUCCESS_PROBABILITY, guards: int = 1,
                   dice: int = MAX_DICE, stones: int = 0,
                   guard_value: object = 1, die_value: object = 0, stone_value: object = 0,
                   last_guard_bonus: object = 0) -> FightPlan:
-    """The best fight policy at a meeting place: dice per guard, stones per reroll."""
+    """The best fight policy at a meeting place: dice per guard, stones per reroll.
+
+    The first choice, policy.dice_to_roll[(guards, dice, stones)], may be 0: the best
+    plan is then not to fight at all (value = what the dice and stones kept are worth),
+    as when die_value makes every die rolled cost more than the guards it may win, or on
+    a tie, which goes to leaving. With die_value = stone_value = 0, guard_value > 0 and
+    p > 0 fighting is strictly better and the first fight is always taken.
+    """
     args = _check(p, guards, dice, stones, guard_value, die_value, stone_value,
                   last_guard_bonus)
     value, beaten, policy = _solve(*args, None)

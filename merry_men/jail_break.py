@@ -15,7 +15,10 @@ Interpretations (docs/merry-men-dice.md):
   * Robin Hood's reroll: `rerolls` single-die rerolls per attempt, each on a die that
     failed; Robin Hood has one;
   * risk neutral: the expected value (rescue_value * P(rescue) - stone_cost * E[stones])
-    is maximised; ties go to the cheaper action (stop, then reroll, then stone).
+    is maximised; ties go to the cheaper action and to no reroll (TIE_ORDER: stop, then
+    stone, then reroll; fewer stones traded in at once), as every decision of the
+    package breaks them (docs/merry-men-dice.md). With int/Fraction input the values are
+    exact Fractions, so a tie is an exact equality (floats may lose one to rounding).
 
 States: (stones_spent, hits, rerolls_left) after a roll; failed dice = 2 * stones - hits.
 """
@@ -34,6 +37,9 @@ DICE_PER_STONE = 2
 LEVELS = (1, 2, 3)
 MODES = ("upfront", "sequential")
 ACTIONS = ("stop", "reroll", "stone")
+# Equal values: the first of these that is legal (stop is free; between a stone and
+# Robin Hood's reroll, no reroll, the package's rule for every reroll).
+TIE_ORDER = ("stop", "stone", "reroll")
 
 
 @dataclass(frozen=True)
@@ -114,7 +120,7 @@ def _solve(p, level, stones, rerolls, rescue_value, stone_cost, mode, policy):
         if "stone" in legal:
             outcomes["stone"] = roll(spent, DICE_PER_STONE, hits, r_left)
         if policy is None:
-            action = max(legal, key=lambda a: (outcomes[a][0], -ACTIONS.index(a)))
+            action = max(legal, key=lambda a: (outcomes[a][0], -TIE_ORDER.index(a)))
         else:
             action = policy.actions.get((spent, hits, r_left), legal[-1] if len(legal) < 3
                                         else "reroll")

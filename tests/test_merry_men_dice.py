@@ -117,6 +117,49 @@ def test_fight_by_hand():
     assert plan.policy.dice_to_roll[(2, 4, 0)] == 2
 
 
+def test_sequential_jail_break_tie_goes_to_no_reroll():
+    """Catches the old tie rule (stop, then reroll, then stone), which rerolled where
+    docs/merry-men-dice.md says a tie goes to no reroll.
+
+    Level 1, p = 1/2, three stones, one reroll, stones free. After a first pair of dice
+    missed (state: 1 stone spent, 0 hits, 1 reroll left) two stones and the reroll are
+    five dice' worth of chances, one success frees the companion: whichever is used
+    first, the rescue chance from there is 1 - (1/2)^5 = 31/32, so a stone and the
+    reroll tie exactly (Fractions) and the tie goes to the stone; the same after a
+    second missed pair (2 spent: 1 - (1/2)^3 either way). With the last stone spent
+    only the reroll is left, and it is taken. Overall rescue 1 - (1/2)^7 = 127/128, as
+    with the reroll first, which spends fewer stones: 37/32 against 1 + 1/4 + 1/16."""
+    plan = merry_men.optimal_jail_break(F(1, 2), 1, stones=3, rerolls=1, mode="sequential")
+    actions = plan.policy.actions
+    assert actions[(1, 0, 1)] == "stone" and actions[(2, 0, 1)] == "stone"
+    assert actions[(3, 0, 1)] == "reroll"
+    assert plan.value == plan.p_rescue == F(127, 128)
+    assert plan.expected_stones == 1 + F(1, 4) + F(1, 16)
+    reroll_first = {**actions, (1, 0, 1): "reroll", (2, 0, 1): "reroll"}
+    rival = merry_men.jail_break_policy_outcome(
+        merry_men.JailBreakPolicy("sequential", actions=reroll_first), F(1, 2), 1, 3, 1)
+    assert rival.value == plan.value                    # a tie, exactly
+    assert rival.expected_stones == F(37, 32)
+
+
+def test_a_fight_may_be_declined_from_the_start():
+    """The documented decline (docs/merry-men-dice.md, Fights 6): four dice worth 1 each
+    against one guard worth 1 at p = 1/2: one die rolled is worth 1/2 (1 + 3) + 1/2 4 =
+    4, the 4 of leaving, a tie that goes to leaving; dice worth 2 make leaving strictly
+    better. Catches ties broken toward fighting (rolling more dice)."""
+    tie = merry_men.optimal_fight(F(1, 2), guards=1, dice=4, die_value=1)
+    assert tie.policy.dice_to_roll[(1, 4, 0)] == 0
+    assert tie.value == 4 and tie.expected_guards == 0
+    rolled = merry_men.fight_policy_outcome(
+        merry_men.FightPolicy(dice_to_roll={(1, 4, 0): 1}), F(1, 2), 1, 4, die_value=1)
+    assert rolled.value == 4                            # exactly the tie
+    strict = merry_men.optimal_fight(F(1, 2), guards=1, dice=4, die_value=2)
+    assert strict.policy.dice_to_roll[(1, 4, 0)] == 0 and strict.value == 8
+    # dice worth nothing: the first fight is always taken
+    assert merry_men.optimal_fight(F(1, 3), guards=3, dice=4).policy.dice_to_roll[
+        (3, 4, 0)] > 0
+
+
 def test_float_input_gives_float_results():
     plan = merry_men.optimal_robbery(0.5, 1.0, 1.0)
     assert isinstance(plan.value, float) and plan.value == pytest.approx(31 / 32)
