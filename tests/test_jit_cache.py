@@ -1,7 +1,7 @@
 """The numba cache under concurrent imports and source changes (common.jit, through its
 two users game_def._jit and robin_des_bois._jit).
 
-Each test copies game_def and common (game_def imports no other project package) into a
+Each test copies game_def and common (the one project package game_def imports) into a
 temporary project root and runs fresh interpreters on it, so the cache, the sources and
 the processes are all the test's own. A cold run compiles the core in a few seconds.
 """
