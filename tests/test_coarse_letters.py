@@ -259,7 +259,8 @@ def naive_update(regret, vals, sig, letter_of, size):
 
 
 def test_letter_kernels_agree_with_plain_python():
-    from solver.mccfr import _kernels as kern
+    from solver.mccfr import kernels as kern
+    from solver.mccfr._traversal import _update_letters
     rng = np.random.default_rng(0)
     buf = np.zeros(2 * ab.MAX_ABSTRACT)
     for trial in range(200):
@@ -274,19 +275,19 @@ def test_letter_kernels_agree_with_plain_python():
         for positive in (True, False):
             w = weights if positive else np.abs(weights)
             out = np.zeros(k.MAX_LEGAL)
-            kern._spread(w, 0, positive, letters, n, out)
+            kern.spread(w, 0, positive, letters, n, out)
             assert np.allclose(out[:n], naive_spread(w, positive, letter_of[:n], size[:n]))
             assert out[:n].sum() == pytest.approx(1.0)
         # the update, on a one-entry table
         vals = rng.normal(size=k.MAX_LEGAL)
         vals[:n][rng.random(n) < 0.2] = np.nan
         sig = np.zeros(k.MAX_LEGAL)
-        kern._spread(weights, 0, True, letters, n, sig)
+        kern.spread(weights, 0, True, letters, n, sig)
         table = kern.Table(np.zeros(2, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int8),
                            np.zeros(1, np.int64), np.array([width]), np.zeros(1, np.int64),
                            np.zeros(1, np.int8), weights.copy(), np.zeros(width),
                            np.zeros(width, np.float32), np.zeros(kern.M_SIZE, np.int64))
-        kern._update_letters(table, 0, n, vals, sig, letters)
+        _update_letters(table, 0, n, vals, sig, letters)
         expected = naive_update(weights, vals[:n], sig[:n], letter_of[:n], size[:n])
         assert np.allclose(table.regret, expected)
         assert table.visits[0] == 1

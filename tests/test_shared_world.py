@@ -26,7 +26,7 @@ from robinwood.cli import cli
 from solver.evaluation.abstraction_cost import project
 from solver.exact.best_response import exploitability
 from solver.exact.robinwood_tree import build_robinwood_tree
-from solver.mccfr import _kernels as kern
+from solver.mccfr._traversal import _deal_world
 from solver.mccfr.trainer import MCCFRConfig, MCCFRSolver
 from solver.players.agents import load_table_agent, trained_agent
 
@@ -81,7 +81,7 @@ def test_dealt_worlds_follow_the_lazy_deal():
     outside[k.S_POOL:k.S_POOL + k.NUM_CHARACTERS] = False
     outside[k.S_CARD:k.S_CARD + n] = False
     for _ in range(draws):
-        assert kern._deal_world(world, state, rules, buf, rng) == len(free)
+        assert _deal_world(world, state, rules, buf, rng) == len(free)
         # what was dealt stays; the pool is used up exactly, nothing else changes
         assert all(world[k.S_CARD + p] == state[k.S_CARD + p] for p in dealt)
         assert all(world[k.S_POOL + c] == 0 for c in range(k.NUM_CHARACTERS))
@@ -114,7 +114,7 @@ def test_a_pool_that_disagrees_with_the_positions_is_left_alone():
     world = np.zeros_like(state)
     buf = np.empty(2 * k.MAX_POSITIONS, dtype=np.int64)
     rng = np.array([1], dtype=np.uint64)
-    assert kern._deal_world(world, broken, game.rules, buf, rng) == -1
+    assert _deal_world(world, broken, game.rules, buf, rng) == -1
     assert np.array_equal(world, broken)
 
 

@@ -11,12 +11,13 @@ the deciding seat, who announced (relative seat) and who has already been asked,
 the position codes carry the team's Innkeeper signal. Two-player keys are unchanged.
 
 A decision has two keys (docs/abstraction.md, "Two levels"):
-- the *fine* key hashes the seat, the decision being taken, both strikes, a turn bucket
-  and the *sorted* list of per-position codes, so it is canonical under position
-  relabelling (positions are exchangeable: docs/rules.md);
+- the *fine* key hashes the seat, the decision being taken, the strikes (the seat's and,
+  with two seats, the opponent's; beyond, the table features carry every other seat's),
+  a turn bucket and the *sorted* list of per-position codes, so it is canonical under
+  position relabelling (positions are exchangeable: docs/rules.md);
 - the *coarse* key keeps only what decides most moves: the decision, strikes, the turn
   bucket, what the seat knows of the card in question, how many cards of each camp it
-  has located, how many face-down cards the opponent may know, whether the claim is
+  has located, how many face-down cards another seat may know, whether the claim is
   still possible, and the *set* (not the multiset) of position classes it can act on.
 Position actions are abstracted by their *action code* (the position code with a blind
 pair's candidates reduced to the camps they may hold): all positions with the same
@@ -26,8 +27,8 @@ keys determine the abstract actions, so the two levels share them.
 With *letters* (MCCFRConfig.coarse_actions="letters") the coarse key drops the class set:
 its actions are a fixed alphabet per decision phase (`ALPHABET`), and each abstract
 action maps to one letter (what kind of card it acts on: the character if known, else
-the opponent's look, the claim's camp or a blind pair's camps). A coarse entry keeps a
-value per letter; the letters a decision lacks are masked.
+whether another seat looked, the claim's camp or a blind pair's camps). A coarse entry
+keeps a value per letter; the letters a decision lacks are masked.
 """
 
 from __future__ import annotations
@@ -120,7 +121,7 @@ def _position_codes(state, rules, know, seat, codes):
             # Everybody sees it: who looked and what was claimed no longer matter.
             c |= CODE_FACE_UP
         elif cand & (cand - 1):
-            # Not known exactly: what the opponent may know and has claimed matters.
+            # Not known exactly: what the other seats may know and the last claim matter.
             if know[K_OTHER_LOOKED + seat * k.MAX_POSITIONS + p]:
                 c |= CODE_OTHER_LOOKED
             c |= (know[K_CLAIM + p] + 1) << CODE_CLAIM_SHIFT
@@ -264,12 +265,13 @@ def _coarse_features(state, rules, know, seat, out):
     out[:COARSE_FEATURES]; each decision keeps only those that bear on it:
 
     0 focus (after peek, respond): what the seat knows of this turn's peeked card, its
-      character + 1 (0: not known exactly), whether the opponent looked at it, and its
+      character + 1 (0: not known exactly), whether another seat looked at it, and its
       last claim + 1, packed
     1, 2 located (turn, after peek, powers): face-up or exactly known cards of Robin's
       camp, of the Sheriff's camp (what an unmasking needs)
-    3 opponent looked (turn, after peek, respond): face-down cards not known exactly
-      that carry the other-looked mark, at most MAX_LOOKED (what the opponent may know)
+    3 others looked (turn, after peek, respond): face-down cards not known exactly
+      that carry the other-looked mark, at most MAX_LOOKED (what the other seats may
+      know)
     4 claim left (respond): copies of the announced character not located at another
       position, at most 2 (0: the claim is impossible)
     """
@@ -386,8 +388,8 @@ def _coarse_key(state, rules, know, seat, glob, cls, m, count, coarse):
 @jit
 def _card_letter(code):
     """What kind of card a position code is, in CARD_LETTERS letters: a known character
-    (face up or down), an unknown card by the opponent's look and the claim's camp, a
-    blind pair by the camps it may hold and the opponent's look."""
+    (face up or down), an unknown card by whether another seat looked and the claim's
+    camp, a blind pair by the camps it may hold and whether another seat looked."""
     cand = code & CODE_CANDIDATES
     looked = 1 if code & CODE_OTHER_LOOKED else 0
     if cand != 0 and (cand & (cand - 1)) == 0:

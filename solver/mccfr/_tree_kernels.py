@@ -1,14 +1,17 @@
-"""The full game's sampling scheme (solver/mccfr/_kernels.py) over a FlatTree (numba kernels).
+"""The full game's sampling scheme (solver/mccfr/_traversal.py) over a FlatTree (numba
+kernels).
 
-Probe-sampled external sampling on any game given as a FlatTree (solver.exact.tree): Kuhn and
-Leduc poker through solver.exact.openspiel_tree, so that the scheme can be checked against
+Probe-sampled external sampling on any two-player zero-sum game given as a FlatTree
+(solver.exact.tree; player 1's payoff is minus player 0's `payoff`): Kuhn and Leduc
+poker through solver.exact.openspiel_tree, so that the scheme can be checked against
 OpenSpiel's external-sampling MCCFR where exact exploitability is cheap. Same rules as
-the full game's kernels: chance and the opponent sampled; every traverser action valued
-at every traverser decision, expanded recursively while the branchings expanded above
-multiply to at most `max_branching`, else one action followed (current policy mixed
-with `exploration` uniform) and the others valued by one probe playout each; no
-importance weights; regret-based pruning; the opponent's current policy added to its
-average at its decisions. One regret array for both players (infosets are disjoint).
+the full game's kernels at two seats: chance and the opponent sampled; every traverser
+action valued at every traverser decision, expanded recursively while the branchings
+expanded above multiply to at most `max_branching`, else one action followed (current
+policy mixed with `exploration` uniform) and the others valued by one probe playout
+each; no importance weights; regret-based pruning; the opponent's current policy added
+to its average at its decisions. One regret array for both players (infosets are
+disjoint).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import numpy as np
 
 from game_def.kernels import jit
 
-from solver.mccfr._kernels import _pick, _uniform
+from solver.mccfr._random import _pick, _uniform
 from solver.exact.tree import CHANCE, TERMINAL
 
 MAX_DEPTH = 256

@@ -31,7 +31,7 @@ CHECKPOINT = "checkpoint.npz"
 class MCCFRProgress:
     iterations: int          # traversals per seat
     seconds: float           # training time so far
-    infosets: int            # table entries, both seats
+    infosets: int            # table entries, every seat
     table_bytes: int
     nodes_per_second: float  # over the last measurement interval
     iterations_per_second: float

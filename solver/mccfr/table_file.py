@@ -27,8 +27,9 @@ TABLE_FORMAT_VERSION = 2   # 2: two abstraction levels
 
 @dataclasses.dataclass
 class StoredTable:
-    """A table file's contents: per seat, every seat of the table (keys, offset, nact, probabilities), the visits
-    of each entry, and the updates after which an entry counts as learned."""
+    """A table file's contents: per seat, every seat of the table (keys, offset, nact,
+    probabilities), the visits of each entry, and the updates after which an entry
+    counts as learned."""
     metadata: dict
     variant: Variant
     seats: list

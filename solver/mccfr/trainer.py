@@ -1,11 +1,12 @@
 """Monte Carlo CFR for rounds of any deck and table size, over the information abstraction.
 
 `MCCFRSolver` owns one table per seat (two, three or four; a team game's four seats
-each learn their own, on their team's payoff) and runs batches of sampled traversals on the numba
-kernels of solver.mccfr._kernels (no Python in the loop). Between batches it discounts
-(linear or DCFR weighting), grows the tables within a memory cap and refreshes the
-snapshot each seat's opponent reads. Everything that defines the run (tables, random
-states, batch count) is in `state_arrays()`, so a checkpoint resumes bit-exactly.
+each learn their own, on their team's payoff) and runs batches of sampled traversals on
+the numba kernels of solver.mccfr._traversal (no Python in the loop). Between batches it
+discounts (linear or DCFR weighting), grows the tables within a memory cap and refreshes
+each table's snapshot, the policy every other seat reads of it during the next batch.
+Everything that defines the run (tables, random states, batch count) is in
+`state_arrays()`, so a checkpoint resumes bit-exactly.
 """
 
 from __future__ import annotations
@@ -21,14 +22,14 @@ from game_def.variant import Variant
 
 from solver.decisions import Lock, check_locks, compile_locks, parse_locks
 from solver.jobs import in_both_seats, in_workers
-from solver.mccfr import _kernels as kern
+from solver.mccfr import _chunks, _league_play, _settings, _table, _traversal
 from solver.mccfr._abstraction import COARSE, FINE
 from solver.scripted import (BASIC_KINDS, FALLBACK_RULE_KINDS, HELD_OUT_KINDS, LEAGUE_KINDS,
                              default_basic_params, default_params)
 
 # Who a traversal may meet instead of the other seats' tables: the league players, the
-# baseline bots and the fallback rules (at three or four players, copies of one of them fill every other
-# seat). The held-out players never.
+# baseline bots and the fallback rules (at three or four players, copies of one of them
+# fill every other seat). The held-out players never.
 TRAINING_OPPONENTS = {**LEAGUE_KINDS, **BASIC_KINDS, **FALLBACK_RULE_KINDS}
 TRAINING_OPPONENT_NAMES = tuple(TRAINING_OPPONENTS)
 
@@ -50,16 +51,17 @@ class MCCFRError(RobinWoodError):
 class MCCFRConfig:
     """What defines a Monte Carlo CFR run (everything here is recorded with it).
 
-    batch_iterations: traversals per seat between two snapshots of the opponent's
-    policy (and between two discounts). Results depend on it, not on `workers`.
+    batch_iterations: traversals per seat between two snapshots of the tables (the
+    policies a traversal reads of the other seats) and between two discounts. Results
+    depend on it, not on `workers`.
     chunks: work units each seat's batch is cut into (docs/mccfr.md, "Workers"): a
     chunk reads the tables as they were at the batch start plus its own updates, and
     the chunks' updates are merged in chunk order after the batch, so that `workers`
     threads (any number) give the same tables. 1: one unit per seat, the scheme of
-    earlier versions (bit-identical tables); 8 (the default) lets more workers share a
-    batch, and converged no worse (docs/mccfr.md, "Workers").
-    workers: threads that run the chunks (2 * chunks units per batch); tables do not
-    depend on it.
+    earlier versions (bit-identical tables) and the default; 8 lets more workers share
+    a batch, and converged no worse (docs/mccfr.md, "Workers").
+    workers: threads that run the chunks (seats * chunks units per batch); tables do
+    not depend on it.
     max_branching: every traverser action is expanded while the expanded branchings
     on the path multiply to at most this; beyond, one action is followed and the
     others are probed (docs/mccfr.md).
@@ -72,7 +74,7 @@ class MCCFRConfig:
     actions (its key then hashes their set); "letters", a fixed alphabet per decision
     phase (what kind of card an action acts on), so the key needs no set and far fewer
     situations share far more visits (docs/abstraction.md, "Letters").
-    sure_wins: both seats take a sure win (a located camp unmasked, solver.knowledge.
+    sure_wins: every seat takes a sure win (a located camp unmasked, solver.knowledge.
     _sure_win) by rule instead of learning it; exact, and it prunes those subtrees.
     league_opponents / league_share: that share of traversals meets one of these league
     players or baseline bots (solver.scripted, drawn uniformly; TRAINING_OPPONENTS)
@@ -209,34 +211,34 @@ class MCCFRConfig:
                 **({"locks": [lock.text for lock in self.locks]} if self.locks else {})}
 
     def settings_array(self) -> np.ndarray:
-        """The kernels' view of the settings (solver.mccfr._kernels CFG_*)."""
-        cfg = np.zeros(kern.CFG_SIZE)
-        cfg[kern.CFG_EXPLORATION] = self.exploration
-        cfg[kern.CFG_MAX_BRANCHING] = self.max_branching
-        cfg[kern.CFG_PRUNE_BELOW] = self.prune_below
-        cfg[kern.CFG_PRUNE_PROBABILITY] = self.prune_probability
-        cfg[kern.CFG_FINE_VISITS] = self.fine_visits if self.levels == "fine" else -1
-        cfg[kern.CFG_SURE_WINS] = 1.0 if self.sure_wins else 0.0
-        cfg[kern.CFG_LEAGUE_SHARE] = self.league_share
-        cfg[kern.CFG_COARSE_LETTERS] = 1.0 if self.coarse_actions == "letters" else 0.0
-        cfg[kern.CFG_SHARED_WORLD] = 1.0 if self.shared_world else 0.0
-        cfg[kern.CFG_FINE_CLASSES] = 1.0 if self.fine_key == "classes" else 0.0
+        """The kernels' view of the settings (solver.mccfr._settings CFG_*)."""
+        cfg = np.zeros(_settings.CFG_SIZE)
+        cfg[_settings.CFG_EXPLORATION] = self.exploration
+        cfg[_settings.CFG_MAX_BRANCHING] = self.max_branching
+        cfg[_settings.CFG_PRUNE_BELOW] = self.prune_below
+        cfg[_settings.CFG_PRUNE_PROBABILITY] = self.prune_probability
+        cfg[_settings.CFG_FINE_VISITS] = self.fine_visits if self.levels == "fine" else -1
+        cfg[_settings.CFG_SURE_WINS] = 1.0 if self.sure_wins else 0.0
+        cfg[_settings.CFG_LEAGUE_SHARE] = self.league_share
+        cfg[_settings.CFG_COARSE_LETTERS] = 1.0 if self.coarse_actions == "letters" else 0.0
+        cfg[_settings.CFG_SHARED_WORLD] = 1.0 if self.shared_world else 0.0
+        cfg[_settings.CFG_FINE_CLASSES] = 1.0 if self.fine_key == "classes" else 0.0
         return cfg
 
     def lock_rules(self):
         """The kernels' view of the locks (solver.decisions.LockRules)."""
         return compile_locks(self.locks)
 
-    def league(self) -> "kern.League":
+    def league(self) -> "_league_play.League":
         """The kernels' view of the league opponents."""
         if not self.league_opponents:
-            return kern.no_league()
+            return _league_play.no_league()
         rows = [default_params(name) if name in LEAGUE_KINDS else default_basic_params(name)
                 for name in self.league_opponents]
         params = np.zeros((len(rows), max(len(row) for row in rows)))
         for i, row in enumerate(rows):   # one width: each reads only its own slots
             params[i, :len(row)] = row
-        return kern.League(
+        return _league_play.League(
             np.array([TRAINING_OPPONENTS[name] for name in self.league_opponents],
                      dtype=np.int64), params)
 
@@ -264,24 +266,24 @@ class SeatTable:
             setattr(self, name, np.zeros(entries, dtype=dtype))
         for name, dtype in self.ACTION_ARRAYS.items():
             setattr(self, name, np.zeros(actions, dtype=dtype))
-        self.meta = np.zeros(kern.M_SIZE, dtype=np.int64)
-        self.meta[kern.M_SLOT_CAPACITY] = actions
+        self.meta = np.zeros(_table.M_SIZE, dtype=np.int64)
+        self.meta[_table.M_SLOT_CAPACITY] = actions
 
-    def kernel_view(self) -> kern.Table:
+    def kernel_view(self) -> _table.Table:
         """The arrays as the kernels' Table (rebuilt after growth)."""
-        return kern.Table(*(getattr(self, name) for name in kern.Table._fields))
+        return _table.Table(*(getattr(self, name) for name in _table.Table._fields))
 
     @property
     def entries(self) -> int:
-        return int(self.meta[kern.M_ENTRIES])
+        return int(self.meta[_table.M_ENTRIES])
 
     @property
     def action_slots(self) -> int:
-        return int(self.meta[kern.M_USED])
+        return int(self.meta[_table.M_USED])
 
     @property
     def nbytes(self) -> int:
-        return sum(getattr(self, name).nbytes for name in kern.Table._fields)
+        return sum(getattr(self, name).nbytes for name in _table.Table._fields)
 
     def grow_if_needed(self, reserve_entries: int, reserve_actions: int,
                        budget_bytes: int) -> bool:
@@ -302,7 +304,7 @@ class SeatTable:
                     new[:len(old)] = old
                     setattr(self, name, new)
                 self.slots = np.full(_slot_count(new_e), -1, dtype=np.int64)
-                kern._rehash(self.keys, self.entries, self.slots)
+                _table._rehash(self.keys, self.entries, self.slots)
             else:
                 ok = False
         need_a = self.action_slots + reserve_actions
@@ -318,7 +320,7 @@ class SeatTable:
                     new = np.zeros(new_a, dtype=old.dtype)
                     new[:len(old)] = old
                     setattr(self, name, new)
-                self.meta[kern.M_SLOT_CAPACITY] = new_a
+                self.meta[_table.M_SLOT_CAPACITY] = new_a
             else:
                 ok = False
         return ok
@@ -338,14 +340,14 @@ class SeatTable:
         cap_e, cap_a = (int(x) for x in data[f"{prefix}capacity"])
         table = cls(cap_e, cap_a)
         meta = np.array(data[f"{prefix}meta"], dtype=np.int64)
-        e, a = int(meta[kern.M_ENTRIES]), int(meta[kern.M_USED])
+        e, a = int(meta[_table.M_ENTRIES]), int(meta[_table.M_USED])
         for name in cls.ENTRY_ARRAYS:
             if name != "ready":
                 getattr(table, name)[:e] = data[f"{prefix}{name}"]
         table.regret[:a] = data[f"{prefix}regret"]
         table.ssum[:a] = data[f"{prefix}ssum"]
         table.meta[:] = meta
-        kern._rehash(table.keys, e, table.slots)
+        _table._rehash(table.keys, e, table.slots)
         return table
 
     @classmethod
@@ -369,16 +371,16 @@ class SeatTable:
         src = np.arange(a) + np.repeat(np.asarray(offset[:e]) - table.offset[:e], nact[:e])
         table.regret[:a] = weight * probs[src]
         table.ssum[:a] = weight * probs[src]
-        table.meta[kern.M_ENTRIES] = e
-        table.meta[kern.M_USED] = a
-        kern._rehash(table.keys, e, table.slots)
+        table.meta[_table.M_ENTRIES] = e
+        table.meta[_table.M_USED] = a
+        _table._rehash(table.keys, e, table.slots)
         return table
 
     def average_strategy(self) -> np.ndarray:
         """Normalised average strategy per action slot (the current strategy where an
         entry has no average yet)."""
         out = np.empty(self.action_slots, dtype=np.float32)
-        kern._normalise_average(self.kernel_view(), self.entries, self.action_slots, out)
+        _table._normalise_average(self.kernel_view(), self.entries, self.action_slots, out)
         return out
 
     def strategy_arrays(self, fine_visits: int | None) -> dict[str, np.ndarray]:
@@ -407,10 +409,11 @@ class SeatTable:
 
 
 class ChunkBuffer:
-    """One work unit's private overlay of the tables (kern.Chunk; docs/mccfr.md,
+    """One work unit's private overlay of the tables (_chunks.Chunk; docs/mccfr.md,
     "Workers"): `mine`, the traverser's entries it touched; `theirs`, the average sums
-    it gives the opponent's entries. Kept between batches (emptied at each) and doubled
-    when a traversal is about to start with more than half of it used."""
+    it gives the next seat's entries ((seat + 1) mod N, whose decisions it averages).
+    Kept between batches (emptied at each) and doubled when a traversal is about to
+    start with more than half of it used."""
 
     def __init__(self, entries: int = 1 << 12, actions: int = 1 << 15):
         self.mine = SeatTable(entries, actions)
@@ -418,12 +421,12 @@ class ChunkBuffer:
         self.origin = np.zeros(entries, dtype=np.int64)
         self.start_visits = np.zeros(entries, dtype=np.int64)
         self.start = np.zeros(actions, dtype=np.float64)
-        self.counts = np.zeros(kern.C_SIZE, dtype=np.int64)
+        self.counts = np.zeros(_chunks.C_SIZE, dtype=np.int64)
 
-    def kernel_view(self) -> "kern.Chunk":
+    def kernel_view(self) -> "_chunks.Chunk":
         """The arrays as the kernels' Chunk (rebuilt after growth)."""
-        return kern.Chunk(self.mine.kernel_view(), self.theirs.kernel_view(), self.origin,
-                          self.start_visits, self.start, self.counts)
+        return _chunks.Chunk(self.mine.kernel_view(), self.theirs.kernel_view(),
+                             self.origin, self.start_visits, self.start, self.counts)
 
     def _grow(self) -> None:
         """Double whatever is more than half used (contents kept)."""
@@ -445,16 +448,16 @@ class ChunkBuffer:
         (`first`: the seat's first chunk; `tables`: every seat's kernel view, indexed by
         seat); returns the nodes visited. Training's own
         rule only: the exploiters' own-reach averages (CFG_OWN_AVERAGE) are not merged."""
-        if solver.cfg[kern.CFG_OWN_AVERAGE] > 0:
-            raise MCCFRError("chunks merge the opponent's average sums only; train "
-                             "own-average exploiters on the per-seat worker "
+        if solver.cfg[_settings.CFG_OWN_AVERAGE] > 0:
+            raise MCCFRError("chunks merge only the average sums given to the next "
+                             "seat; train own-average exploiters on the per-seat worker "
                              "(solver.evaluation.exploiter)")
-        kern._clear_chunk(self.kernel_view(), first)
+        _chunks._clear_chunk(self.kernel_view(), first)
         nodes = 0
         while iterations > 0:
-            done, visited = kern._run_chunk(seat, iterations, solver.cfg, solver.rules, rng,
-                                            tables, solver.league, solver.locks,
-                                            self.kernel_view())
+            done, visited = _traversal._run_chunk(seat, iterations, solver.cfg,
+                                                  solver.rules, rng, tables, solver.league,
+                                                  solver.locks, self.kernel_view())
             nodes += visited
             iterations -= done
             if iterations > 0:
@@ -481,7 +484,7 @@ def chunk_streams(seat_stream: np.ndarray, seat: int, chunks: int) -> list[np.nd
 
 
 class MCCFRSolver:
-    """Batches of sampled CFR traversals over the abstraction, both seats per batch."""
+    """Batches of sampled CFR traversals over the abstraction, every seat's in each batch."""
 
     # Room kept free before a batch: far more than one batch has ever inserted is not
     # needed, because an insert that does not fit is skipped and counted (M_OVERFLOW).
@@ -524,15 +527,15 @@ class MCCFRSolver:
         return self.config.fine_visits if self.config.levels == "fine" else None
 
     def counters(self) -> dict[str, int]:
-        names = {"overflow": kern.M_OVERFLOW, "mismatch": kern.M_MISMATCH,
-                 "depth_cut": kern.M_DEEP, "pruned": kern.M_PRUNED,
-                 "probes": kern.M_PROBES}
+        names = {"overflow": _table.M_OVERFLOW, "mismatch": _table.M_MISMATCH,
+                 "depth_cut": _table.M_DEEP, "pruned": _table.M_PRUNED,
+                 "probes": _table.M_PROBES}
         return {name: int(sum(t.meta[i] for t in self.tables)) for name, i in names.items()}
 
     def average_strategy(self) -> tuple[list, list]:
-        """Per seat (every seat of the table), (keys, offset, nact, average strategy) of the entries a player uses,
-        and each entry's updates: what the run's table file holds
-        (solver.players.agents.trained_agent plays it)."""
+        """Per seat (every seat of the table), (keys, offset, nact, average strategy) of
+        the entries a player uses, and each entry's updates: what the run's table file
+        holds (solver.players.agents.trained_agent plays it)."""
         seats = [t.strategy_arrays(self.fine_visits) for t in self.tables]
         return ([(a["keys"], a["offset"], a["nact"], a["strategy"]) for a in seats],
                 [a["visits"] for a in seats])
@@ -553,17 +556,17 @@ class MCCFRSolver:
         time budgets measure training, not compilation."""
         scratch = [SeatTable(16, 256) for _ in range(self.seats)]
         views = [t.kernel_view() for t in scratch]
-        kern._refresh_snapshot(views[0], 1)
+        _table._refresh_snapshot(views[0], 1)
         if self.seats == 2:
-            kern._run_worker(0, 1, self.cfg, self.rules, self.rngs[0].copy(), views[0],
-                             views[1], self.league, self.locks)
+            _traversal._run_worker(0, 1, self.cfg, self.rules, self.rngs[0].copy(),
+                                   views[0], views[1], self.league, self.locks)
         buffer = ChunkBuffer(16, 256)
         buffer.run(0, 1, True, self, self.rngs[0].copy(), tuple(views))
-        kern._merge_mine(views[0], buffer.kernel_view())
-        kern._merge_theirs(views[1], buffer.kernel_view())
-        kern._discount(views[0], 1.0, 1.0, 1.0)
+        _chunks._merge_mine(views[0], buffer.kernel_view())
+        _chunks._merge_theirs(views[1], buffer.kernel_view())
+        _table._discount(views[0], 1.0, 1.0, 1.0)
         out = np.empty(max(scratch[0].action_slots, 1), dtype=np.float32)
-        kern._normalise_average(views[0], scratch[0].entries, scratch[0].action_slots, out)
+        _table._normalise_average(views[0], scratch[0].entries, scratch[0].action_slots, out)
 
     def _in_every_seat(self, work: Callable[[int], None]) -> None:
         """Run work(seat) for every seat, on up to `workers` threads (the kernels release
@@ -574,7 +577,7 @@ class MCCFRSolver:
             in_workers(work, self.seats, self.config.workers)
 
     def run_batch(self) -> None:
-        """One batch: `_prepare` the tables, then both seats' chunks of traversals on
+        """One batch: `_prepare` the tables, then every seat's chunks of traversals on
         the workers (`_traverse_chunks`) and their merge, each seat's table in chunk
         order (`_merge_chunks`)."""
         views = self._prepare()
@@ -593,10 +596,10 @@ class MCCFRSolver:
         def prepare(seat: int) -> None:
             t = self.tables[seat]
             if factors is not None:
-                kern._discount(t.kernel_view(), *factors)
+                _table._discount(t.kernel_view(), *factors)
             if not t.grow_if_needed(self.RESERVE_ENTRIES, self.RESERVE_ACTIONS, budget):
                 full[seat] = True
-            kern._refresh_snapshot(t.kernel_view(), cfg.fine_visits)
+            _table._refresh_snapshot(t.kernel_view(), cfg.fine_visits)
 
         self._in_every_seat(prepare)
         self.table_full = self.table_full or any(full)
@@ -630,9 +633,9 @@ class MCCFRSolver:
         tables in parallel: no array is written by two)."""
         def merge(seat: int) -> None:
             for buffer in self.chunk_buffers[seat]:
-                kern._merge_mine(views[seat], buffer.kernel_view())
+                _chunks._merge_mine(views[seat], buffer.kernel_view())
             for buffer in self.chunk_buffers[(seat - 1) % self.seats]:
-                kern._merge_theirs(views[seat], buffer.kernel_view())
+                _chunks._merge_theirs(views[seat], buffer.kernel_view())
 
         self._in_every_seat(merge)
 
