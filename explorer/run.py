@@ -172,6 +172,8 @@ class ExploredRun:
                        iterations=m.get("iterations"),
                        exploitability=m.get("exploitability"), value=m.get("value"),
                        locks=[lock.text for lock in self.locks])
+            if self.players > 2:   # beyond two seats the solve measures NashConv
+                out.update(exploitability=None, nash_conv=m.get("nash_conv"))
         else:
             out.update(iterations=m.get("iterations"), seconds=m.get("seconds"),
                        infosets=m.get("infosets"),

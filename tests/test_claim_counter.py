@@ -1,6 +1,7 @@
 """The claim counter (docs/bots.md, "Fallback rules"): the baiter's claims, but it
-challenges only a claim it can prove false, by the cards it has located and the claims
-everybody has made. It plays where a table has not learned at three or four seats and in
+challenges only a claim it has ruled out, or one that the cards it has located plus the
+other public claims of that character already over-count (then some claim of it is
+false, not necessarily this one). It plays where a table has not learned at three or four seats and in
 teams (solver.players.agents.TABLE_FALLBACK), chosen by table size (`default_fallback`).
 Scenario states are driven through action strings; its challenges equal a plain-Python
 twin reading information-state strings; its probabilities are legal at every

@@ -376,6 +376,12 @@ def test_a_table_run_is_browsed_with_every_seat_and_the_strategys_probabilities(
                                                   team_run):
         info = client.get("/api/run").json()
         assert info["players"] == players and info["teams"] == (teams is not None)
+        # beyond two seats the header reads the solve's NashConv, not NashConv / players
+        # under the name exploitability (it read the latter before)
+        metadata = json.loads((run_dir / "metadata.json").read_text())
+        if metadata.get("kind") != "mccfr":
+            assert info["nash_conv"] == metadata["nash_conv"]
+            assert info["exploitability"] is None
         assert set(info["two_player_only"]) == {"values", "search", "statistics"}
         policy = load_strategy(run_dir)
         rng = random.Random(2)

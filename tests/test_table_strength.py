@@ -56,16 +56,46 @@ def test_players_announce_bluff_and_challenge_as_written(spec):
     assert all(p == 0 for t, p in turn.items() if not t.startswith("peek"))
 
 
-def test_a_player_reads_its_own_information_only():
-    """Two deals the responder cannot tell apart get the same answer from every player
-    (the function sees nothing but the seat's information string)."""
-    game = game_def.load_game("rspx:players=3")
-    a = game_def.play(game, "peek 0", "deal Sheriff", "announce Robin")
-    b = game_def.play(game, "peek 0", "deal Robin", "announce Robin")
-    me = a.current_player()
-    assert a.information_state_string(me) == b.information_state_string(me)
-    for name in TABLE_PLAYERS:
-        assert decide(name, a) == decide(name, b)
+@pytest.mark.parametrize("spec", ["rspx:players=3", "rspx:players=4", TEAM])
+def test_players_read_the_peeked_card_and_the_claim_from_their_information(spec):
+    """Over random rounds, every after-peek and respond decision of the honest and the
+    doubter players, made from the information-state string alone, equals the rule
+    applied to the true state: honest announces the card actually at the position it
+    just peeked (silent when that cannot be announced), the doubter challenges exactly
+    the Robin and Sheriff claims actually made. Planted bugs caught: `_peeked` reading
+    the seat's first peek instead of its last, and `_claim` the first announcement
+    heard instead of the last."""
+    game = game_def.load_game(spec)
+    rng = np.random.default_rng(5)
+    checked = {"after_peek": 0, "respond": 0}
+    for _ in range(60):
+        state = game.new_initial_state()
+        peeked_at, claim = {}, None
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(outcomes, p=probs)))
+                continue
+            me = state.current_player()
+            texts = [state.action_to_string(me, a) for a in state.legal_actions()]
+            if "silent" in texts:
+                card = state.cards[peeked_at[me]]
+                truth = f"announce {card}"
+                assert decide("honest", state) == {
+                    t: float(t == (truth if truth in texts else "silent")) for t in texts}
+                checked["after_peek"] += 1
+            if "challenge" in texts:
+                leader = claim in ("Robin", "Sheriff")
+                assert decide("doubter", state)["challenge"] == float(leader)
+                checked["respond"] += 1
+            action = state.legal_actions()[rng.integers(len(texts))]
+            text = state.action_to_string(me, action)
+            if text.startswith("peek "):
+                peeked_at[me] = int(text.split()[1])
+            elif text.startswith("announce "):
+                claim = text.split()[1]
+            state.apply_action(action)
+    assert min(checked.values()) > 50
 
 
 @pytest.mark.parametrize("spec", [RSPX3, TEAM])

@@ -508,7 +508,9 @@ async function start() {
   }
   if (RUN.players > 2) setUpTable(searchBox);
   const summary = RUN.kind === "exact"
-    ? `exact ${RUN.algorithm || ""}, exploitability ${RUN.exploitability === null || RUN.exploitability === undefined ? "n/a" : Number(RUN.exploitability).toPrecision(2)}`
+    ? `exact ${RUN.algorithm || ""}, ` + (RUN.players > 2
+        ? `NashConv ${RUN.nash_conv === null || RUN.nash_conv === undefined ? "n/a" : Number(RUN.nash_conv).toPrecision(3)}`
+        : `exploitability ${RUN.exploitability === null || RUN.exploitability === undefined ? "n/a" : Number(RUN.exploitability).toPrecision(2)}`)
       + (RUN.locks && RUN.locks.length ? `; locked: ${RUN.locks.join("; ")}` : "")
     : `Monte Carlo CFR, ${RUN.iterations ? RUN.iterations.toLocaleString() : "?"} iterations${RUN.visits_recorded ? "" : " (no visit counts recorded)"}`;
   $("#run-info").replaceChildren(el("b", {}, RUN.name), " · ", RUN.variant, el("br"), summary);

@@ -39,7 +39,7 @@ FIRST_HELD_OUT_KIND = 17
 LAST_KIND = 21
 # Fallback rules (solver.players.agents.TABLE_FALLBACK): a table's thin decisions beyond
 # two seats; loadable by name, not a training opponent nor one of the measuring league.
-CLAIM_COUNTER = 22         # the baiter's claims; challenges only claims it can prove false
+CLAIM_COUNTER = 22         # the baiter's claims; challenges claims it rules out or over-counted
 
 P_THRESHOLD = 0            # threshold_challenger: challenge when P(false) is above this
 NUM_LEAGUE_PARAMS = 1      # parameters a league player reads (a longer row may be passed)
