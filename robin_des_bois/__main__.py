@@ -22,6 +22,7 @@ import click
 import pandas as pd
 from matplotlib.figure import Figure
 
+from common.cli import OneLineErrors
 from common.paths import WritableDir
 
 from . import balance as B
@@ -262,30 +263,11 @@ def write_report(out: Path, games: int, sweep_games: int, seed: int, seat_player
 PROG = "python -m robin_des_bois"
 
 
-class _Group(click.Group):
-    """Every user error as one line on stderr, "python -m robin_des_bois: error: ...",
-    and exit status 2, as robinwood answers (a write failing after the checks, a full
-    disk say, is not the user's input: one line, status 1)."""
+class _Group(OneLineErrors):
+    """Every user error as one line, "python -m robin_des_bois: error: ...", and exit
+    status 2, as robinwood answers (common.cli)."""
 
-    def main(self, *args, **kwargs):
-        kwargs["standalone_mode"] = False
-        try:
-            return super().main(*args, **kwargs)
-        except click.exceptions.Exit as e:
-            sys.exit(e.exit_code)
-        except click.exceptions.Abort:
-            click.echo(f"{PROG}: interrupted", err=True)
-            sys.exit(130)
-        except click.ClickException as e:
-            click.echo(f"{PROG}: error: {e.format_message()}", err=True)
-            sys.exit(2)
-        except ValueError as e:  # RulesError, BalanceError: one line by contract
-            click.echo(f"{PROG}: error: {str(e).splitlines()[0]}", err=True)
-            sys.exit(2)
-        except OSError as e:
-            where = f": '{e.filename}'" if e.filename else ""
-            click.echo(f"{PROG}: error: {e.strerror or e}{where}", err=True)
-            sys.exit(1)
+    prog = PROG
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

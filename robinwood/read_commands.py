@@ -9,7 +9,7 @@ import click
 
 from game_def.errors import RobinWoodError
 from robinwood.options import COUNT, SEED
-from robinwood.paths import WritableDir, check_writable
+from common.paths import WritableDir, check_writable
 
 def _echo_table_balance(run_dir, as_json: bool) -> None:
     """`robinwood stats` for 3-4 players and teams: analysis.table_balance's tables."""

@@ -12,7 +12,7 @@ from tqdm import tqdm
 
 from robinwood.options import (COUNT, MAX_SECONDS, MINUTES, POSITIVE, SECONDS, SEED, Number,
                                build_variant, given, refuse_unless, variant_options)
-from robinwood.paths import WritableDir
+from common.paths import WritableDir
 
 @click.command()
 @variant_options

@@ -13,7 +13,7 @@ from tqdm import tqdm
 
 from robinwood.options import (COUNT, MAX_COUNT, MINUTES, SEED, DEFAULT_LBR_CONTINUATIONS_TEXT,
                                build_variant, fallback_option, player_names, variant_options)
-from robinwood.paths import WritableDir
+from common.paths import WritableDir
 
 def _echo_exact_table(result) -> None:
     """`robinwood exploit` on an exact 3-4 player or team strategy, in the terminal."""

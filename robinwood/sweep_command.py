@@ -9,7 +9,7 @@ import sys
 import click
 
 from robinwood.options import COUNT, POSITIVE, SECONDS, SEED, Number
-from robinwood.paths import WritableDir, check_writable
+from common.paths import WritableDir, check_writable
 
 @click.command()
 @click.option("--grid", "grid_text", default=None,

@@ -354,7 +354,7 @@ def test_sweeps_default_folder_is_checked_first(tmp_path, monkeypatch, no_work):
 
 def test_a_writable_output_folder_passes_the_check(tmp_path, monkeypatch):
     """The check lets a good --out through, and leaves nothing of its own behind."""
-    from robinwood.paths import write_problem
+    from common.paths import write_problem
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "run").mkdir()
