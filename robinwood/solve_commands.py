@@ -165,7 +165,7 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
     from pathlib import Path
 
     from solver.exact.cfr import algorithm
-    from solver.exact.job import Interrupted, SolveConfig, solve as run_solve
+    from solver.exact.job import SolveConfig, solve as run_solve
 
     if not any(v is not None for v in params.values()) and not variant_text:
         raise click.UsageError("name a variant: --deck (e.g. --deck rspx --max-turns 6) "
@@ -227,13 +227,8 @@ def solve(variant_text, algo, alpha, beta, gamma, target_exploitability, iterati
         bar.set_postfix_str(f"exploitability {p.exploitability:.3g}, "
                             f"{p.iterations_per_second:,.1f} it/s")
 
-    try:
-        summary = run_solve(config, on_progress=on_progress, on_phase=on_phase)
-    except Interrupted as e:
-        bar.close()
-        click.echo(f"robinwood: {e}", err=True)
-        sys.exit(130)
-    bar.close()
+    summary = _run_with_bar(bar, lambda: run_solve(config, on_progress=on_progress,
+                                                   on_phase=on_phase))
     if as_json:
         click.echo(json.dumps(summary, indent=2))
     else:
@@ -267,7 +262,6 @@ def _solve_mccfr(variant, out, iterations, seconds, minutes, levels, sure_wins, 
 
     from solver.mccfr.trainer import MCCFRConfig
     from solver.mccfr.job import solve_mccfr
-    from solver.exact.job import Interrupted
 
     if minutes is not None:
         seconds = minutes * 60 if seconds is None else seconds
@@ -311,16 +305,10 @@ def _solve_mccfr(variant, out, iterations, seconds, minutes, levels, sure_wins, 
                             f"{p.rss_bytes / 1024**3:.2f} GiB")
         bar.refresh()
 
-    try:
-        summary = solve_mccfr(config, Path(out), max_seconds=seconds,
-                              max_iterations=iterations, resume=resume,
-                              checkpoint_seconds=checkpoint_every, snapshot_seconds=snapshots,
-                              on_progress=on_progress, on_phase=on_phase)
-    except Interrupted as e:
-        bar.close()
-        click.echo(f"robinwood: {e}", err=True)
-        sys.exit(130)
-    bar.close()
+    summary = _run_with_bar(bar, lambda: solve_mccfr(
+        config, Path(out), max_seconds=seconds, max_iterations=iterations, resume=resume,
+        checkpoint_seconds=checkpoint_every, snapshot_seconds=snapshots,
+        on_progress=on_progress, on_phase=on_phase))
     if as_json:
         click.echo(json.dumps(summary, indent=2))
     else:
@@ -332,3 +320,17 @@ def _solve_mccfr(variant, out, iterations, seconds, minutes, levels, sure_wins, 
         if locks:
             click.echo("locked, played as given in training and in play: " +
                        "; ".join(f"'{lock.text}'" for lock in config.locks))
+
+
+def _run_with_bar(bar, job):
+    """Run a solve job under its progress bar: an interruption (a signal, checkpointed)
+    is one line and exit status 130, and the bar is closed either way."""
+    from solver.exact.job import Interrupted
+
+    try:
+        return job()
+    except Interrupted as e:
+        click.echo(f"robinwood: {e}", err=True)
+        sys.exit(130)
+    finally:
+        bar.close()

@@ -28,6 +28,17 @@ def _echo_exact_table(result) -> None:
                    f"{table.summary().to_string()}")
 
 
+def _played_variant(variant_text, params, trained, who: str):
+    """The variant named on the command line, else the one a run was trained on; bots
+    alone play any variant, so they need one named."""
+    if variant_text or any(v is not None for v in params.values()):
+        return build_variant(variant_text, **params)
+    if trained is not None:
+        return trained
+    raise click.UsageError(f"{who} play{'s' if who == 'a bot' else ''} any variant: name "
+                           f"one with --deck or --variant (e.g. --deck standard)")
+
+
 @click.command()
 @click.argument("agent_a")
 @click.argument("agent_b")
@@ -49,15 +60,7 @@ def tournament(agent_a, agent_b, variant_text, rounds, seed, as_json, fallback, 
     from solver.evaluation.tournament import head_to_head
 
     a, b = load_agent(agent_a, fallback), load_agent(agent_b, fallback)
-    given = variant_text or any(v is not None for v in params.values())
-    trained = a.variant or b.variant
-    if given:
-        variant = build_variant(variant_text, **params)
-    elif trained is not None:
-        variant = trained
-    else:
-        raise click.UsageError("two bots play any variant: name one with --deck or "
-                               "--variant (e.g. --deck standard)")
+    variant = _played_variant(variant_text, params, a.variant or b.variant, "two bots")
     result = head_to_head(variant, a, b, rounds=rounds, seed=seed)
     if as_json:
         click.echo(json.dumps(result.to_json(), indent=2))
@@ -92,14 +95,7 @@ def league(agent, opponents, variant_text, rounds, seed, as_json, fallback, **pa
     from solver.evaluation.league import play_league
 
     a = load_agent(agent, fallback)
-    given = variant_text or any(v is not None for v in params.values())
-    if given:
-        variant = build_variant(variant_text, **params)
-    elif a.variant is not None:
-        variant = a.variant
-    else:
-        raise click.UsageError("a bot plays any variant: name one with --deck or "
-                               "--variant (e.g. --deck standard)")
+    variant = _played_variant(variant_text, params, a.variant, "a bot")
     frame = play_league(a, variant, rounds=rounds, seed=seed, opponents=opponents or None)
     if as_json:
         click.echo(json.dumps({**frame.attrs, "opponents": frame.reset_index().to_dict(
