@@ -18,7 +18,7 @@ from solver.evaluation.league import HELD_OUT, LEAGUE
 from solver.exact.robinwood_tree import build_robinwood_tree
 from solver.mccfr.trainer import MCCFRConfig, MCCFRError
 from solver.players.agents import BOT_NAMES, FALLBACK_PLAYERS, AgentError, Fallback, bot
-from solver.scripted import HELD_OUT_KINDS, LEAGUE_KINDS
+from solver.scripted import FALLBACK_RULE_KINDS, HELD_OUT_KINDS, LEAGUE_KINDS
 from solver.scripted import kernels as lg
 
 from test_league import _sweep
@@ -50,10 +50,13 @@ def test_held_out_players_are_new_kinds_outside_the_league_and_training():
     assert set(HELD_OUT) == set(HELD_OUT_KINDS) and len(HELD_OUT) >= 3
     assert not set(HELD_OUT) & set(LEAGUE) and not set(HELD_OUT) & set(BOT_NAMES)
     assert not set(HELD_OUT) & set(FALLBACK_PLAYERS)
-    # the league's kinds are unchanged; the new ones follow them, up to LAST_KIND
+    # the league's kinds are unchanged; the held-out ones follow them, up to LAST_KIND,
+    # by membership: the fallback rules' kind (CLAIM_COUNTER) sits among them
     assert sorted(LEAGUE_KINDS.values()) == list(range(lg.FIRST_KIND, lg.FIRST_HELD_OUT_KIND))
-    assert sorted(HELD_OUT_KINDS.values()) == list(range(lg.FIRST_HELD_OUT_KIND,
-                                                         lg.LAST_KIND + 1))
+    held = sorted(HELD_OUT_KINDS.values())
+    assert len(set(held)) == len(held)
+    assert lg.FIRST_HELD_OUT_KIND == held[0] and held[-1] == lg.LAST_KIND
+    assert not set(held) & set(FALLBACK_RULE_KINDS.values())
     assert {bot(n).kind for n in HELD_OUT} == set(HELD_OUT_KINDS.values())
     with pytest.raises(AgentError):
         Fallback("mirror")

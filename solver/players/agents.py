@@ -14,7 +14,8 @@ and keeps after a Witch look.
 
 League players (solver.scripted._league, solver.evaluation.league; docs/bots.md): truthful_challenger,
 silent, counter, leader_bluffer, threshold_challenger[:t=0.5], baiter, tempo; held out for
-evaluation only (HELD_OUT_BOTS): mirror, careful, late_bluffer, peek_hoarder, proportional.
+evaluation only (HELD_OUT_BOTS): mirror, careful, late_bluffer, peek_hoarder, proportional,
+prover, disruptor, unmasker.
 """
 
 from __future__ import annotations

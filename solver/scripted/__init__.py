@@ -19,7 +19,8 @@ LEAGUE_NAMES = tuple(LEAGUE_KINDS)
 HELD_OUT_KINDS = {"mirror": _interface.MIRROR, "careful": _interface.CAREFUL,
                   "late_bluffer": _interface.LATE_BLUFFER,
                   "peek_hoarder": _interface.PEEK_HOARDER,
-                  "proportional": _interface.PROPORTIONAL}
+                  "proportional": _interface.PROPORTIONAL, "prover": _interface.PROVER,
+                  "disruptor": _interface.DISRUPTOR, "unmasker": _interface.UNMASKER}
 HELD_OUT_NAMES = tuple(HELD_OUT_KINDS)
 # Fallback rules (docs/bots.md, "Fallback rules"): what a table plays where it has not
 # learned beyond two seats; loadable by name, never a training opponent nor one of the

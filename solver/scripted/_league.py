@@ -36,10 +36,15 @@ LATE_BLUFFER = 19          # the truth until its first strike, then always Robin
 PEEK_HOARDER = 20          # silent except a leader once it has located a target card
 PROPORTIONAL = 21          # the truth; challenges with probability P(claim false)
 FIRST_HELD_OUT_KIND = 17
-LAST_KIND = 21
 # Fallback rules (solver.players.agents.TABLE_FALLBACK): a table's thin decisions beyond
 # two seats; loadable by name, not a training opponent nor one of the measuring league.
 CLAIM_COUNTER = 22         # the baiter's claims; challenges claims it rules out or over-counted
+# Held out too, numbered after the fallback rules (a kind is never renumbered), so the
+# held-out kinds are 17-21 and 23-25: tell them by membership (solver.scripted.HELD_OUT_KINDS).
+PROVER = 23                # the truth, Peasants too; challenges only claims it proves false
+DISRUPTOR = 24             # the prover's claims; its powers move what other seats have seen
+UNMASKER = 25              # peeks the least-known card; claims a leader only when sure
+LAST_KIND = 25             # the last league or held-out kind (CLAIM_COUNTER among them)
 
 P_THRESHOLD = 0            # threshold_challenger: challenge when P(false) is above this
 NUM_LEAGUE_PARAMS = 1      # parameters a league player reads (a longer row may be passed)
@@ -187,6 +192,41 @@ def _peek_winning_leader(state, rules, know, seat, legal, m, w):
 
 
 @jit
+def _popcount(x):
+    """How many bits of x are set."""
+    c = 0
+    while x:
+        x &= x - 1
+        c += 1
+    return c
+
+
+@jit
+def _peek_least_known(state, rules, know, seat, legal, m, w):
+    """The unmasker's peek: among the face-down cards it cannot place (those that cannot
+    be a Traitor, if any), the ones with the most candidate characters, evenly; if it
+    can place every face-down card, as _peek_unknown."""
+    n = rules[k.R_N]
+    safe = False
+    for i in range(m):
+        a = legal[i]
+        if (a < n and _known(know, seat, a) < 0
+                and _p_claim_true(rules, know, seat, a, k.TRAITOR) == 0.0):
+            safe = True
+    most = 0.0
+    for i in range(m):
+        a = legal[i]
+        if a < n and _known(know, seat, a) < 0 and (
+                not safe or _p_claim_true(rules, know, seat, a, k.TRAITOR) == 0.0):
+            w[i] = _popcount(_mask(know, seat, a))
+            most = max(most, w[i])
+    for i in range(m):
+        w[i] = 1.0 if most > 0 and w[i] == most else 0.0
+    if w.sum() == 0:
+        _peek_unknown(state, rules, know, seat, legal, m, w)
+
+
+@jit
 def _truth(card, base, legal, m, w):
     """The honest bot's announcement: the truth, silent on a Peasant; the Trickster
     forces a lie: Robin or the Sheriff, evenly."""
@@ -286,7 +326,7 @@ def _after_peek(kind, params, state, rules, know, seat, legal, m, w):
     if (kind == TRUTHFUL_CHALLENGER or kind == THRESHOLD_CHALLENGER or kind == MIRROR
             or kind == PROPORTIONAL):
         _truth(card, base, legal, m, w)
-    elif kind == CAREFUL:
+    elif kind == CAREFUL or kind == UNMASKER:
         if card == k.TRICKSTER:
             _counting_lie(rules, know, seat, base, legal, m, w)
         elif leader and not _unmask_wins(rules, know, seat, card):
@@ -315,7 +355,7 @@ def _after_peek(kind, params, state, rules, know, seat, legal, m, w):
             _add(w, legal, m, base + k.A_SILENT, 1.0)
     elif kind == LEADER_BLUFFER:
         _bluff_leader(rules, know, seat, card, base, legal, m, w)
-    elif kind == BAITER or kind == CLAIM_COUNTER:
+    elif kind == BAITER or kind == CLAIM_COUNTER or kind == PROVER or kind == DISRUPTOR:
         if card == k.TRICKSTER:
             _counting_lie(rules, know, seat, base, legal, m, w)
         elif leader and not _unmask_wins(rules, know, seat, card):
@@ -342,7 +382,8 @@ def _challenge_probability(kind, params, state, rules, know, seat):
         return 1.0 if said == k.ROBIN or said == k.SHERIFF or knows_false else 0.0
     if kind == SILENT or kind == LEADER_BLUFFER:
         return 1.0 if knows_false else 0.0
-    if kind == COUNTER or kind == TEMPO or kind == CAREFUL or kind == PEEK_HOARDER:
+    if (kind == COUNTER or kind == TEMPO or kind == CAREFUL or kind == PEEK_HOARDER
+            or kind == PROVER or kind == DISRUPTOR or kind == UNMASKER):
         return 1.0 if p_true == 0.0 else 0.0
     if kind == MIRROR:
         if _behind(state, rules, seat):
@@ -397,6 +438,45 @@ def _pick(state, rules, know, seat, legal, m, w):
 
 
 @jit
+def _looked(know, seat, pos):
+    """Has another seat looked at the card at `pos` since it last moved (as `seat` knows)?"""
+    return know[ab.K_OTHER_LOOKED + seat * k.MAX_POSITIONS + pos] != 0
+
+
+@jit
+def _disrupt(state, rules, know, seat, legal, m, w):
+    """The disruptor's picks. The Deputy and the Witch: a position another seat has
+    looked at, a face-down one it cannot place first, then another face-down one, then
+    a face-up one; with none left, a face-down card it cannot place. The Monk: a face-up
+    card of a camp (flipped face down), else as _pick. The Innkeeper: uniform."""
+    n = rules[k.R_N]
+    power = state[k.S_POWER]
+    if power == k.DEPUTY or power == k.WITCH:
+        for tier in range(3):
+            for i in range(m):
+                p = legal[i] - 3 * n
+                down = not state[k.S_FACEUP + p]
+                if _looked(know, seat, p) and (
+                        tier == 2 or (down and (tier == 1 or _known(know, seat, p) < 0))):
+                    w[i] = 1.0
+            if w.sum() > 0:
+                return
+        for i in range(m):
+            p = legal[i] - 3 * n
+            if not state[k.S_FACEUP + p] and _known(know, seat, p) < 0:
+                w[i] = 1.0
+    elif power == k.MONK:
+        for i in range(m):
+            p = legal[i] - 3 * n
+            c = _known(know, seat, p)
+            if state[k.S_FACEUP + p] and c >= 0 and (k.in_camp(c, k.ROBIN)
+                                                     or k.in_camp(c, k.SHERIFF)):
+                w[i] = 1.0
+        if w.sum() == 0:
+            _pick(state, rules, know, seat, legal, m, w)
+
+
+@jit
 def _league_probs(kind, params, state, rules, know, seat, legal, m, out):
     """Probabilities of the legal actions legal[:m] for the league player `kind` in
     `seat`, written into out[:m] (docs/bots.md)."""
@@ -404,10 +484,14 @@ def _league_probs(kind, params, state, rules, know, seat, legal, m, out):
     phase = state[k.S_PHASE]
     w = np.zeros(m, dtype=np.float64)
     if phase == k.PH_TURN:
-        if kind == COUNTER or kind == BAITER or kind == TEMPO or kind == CLAIM_COUNTER:
+        if (kind == COUNTER or kind == BAITER or kind == TEMPO or kind == CLAIM_COUNTER
+                or kind == PROVER or kind == DISRUPTOR or kind == UNMASKER):
             if not _use_winning_leader(state, rules, know, seat, legal, m, w):
                 if not _peek_winning_leader(state, rules, know, seat, legal, m, w):
-                    _peek_unknown(state, rules, know, seat, legal, m, w)
+                    if kind == UNMASKER:
+                        _peek_least_known(state, rules, know, seat, legal, m, w)
+                    else:
+                        _peek_unknown(state, rules, know, seat, legal, m, w)
         elif kind == PEEK_HOARDER:
             if not _peek_hoarded_leader(state, rules, know, seat, legal, m, w):
                 _peek_unknown(state, rules, know, seat, legal, m, w)
@@ -426,8 +510,15 @@ def _league_probs(kind, params, state, rules, know, seat, legal, m, out):
     elif phase == k.PH_REVEAL:
         _reveal(state, rules, know, seat, legal, m, w)
     elif phase == k.PH_PICK:
-        _pick(state, rules, know, seat, legal, m, w)
+        if kind == DISRUPTOR:
+            _disrupt(state, rules, know, seat, legal, m, w)
+        else:
+            _pick(state, rules, know, seat, legal, m, w)
     elif phase == k.PH_WITCH_CHOICE:
-        _add(w, legal, m, 4 * n + k.A_KEEP, 1.0)
+        # the disruptor swaps a card others have seen away from where they saw it
+        if kind == DISRUPTOR and _looked(know, seat, state[k.S_PICK]):
+            _add(w, legal, m, 4 * n + k.A_SWAP, 1.0)
+        else:
+            _add(w, legal, m, 4 * n + k.A_KEEP, 1.0)
     # PH_NAME (team mode only): uniform
     _spread(out, legal, m, w)
