@@ -20,8 +20,10 @@ import math
 import time
 
 import numpy as np
+import pandas as pd
 
 from game_def import kernels as k
+from game_def.characters import NAMES
 from game_def.core import rules_array
 from game_def.variant import Variant
 
@@ -29,16 +31,74 @@ from solver.jobs import in_both_seats
 from solver.players import kernels as ka
 from solver.search import kernels as kl
 from solver.search.searcher import mean_and_half_width as _mean_and_half_width
-from solver.search.settings import DECISION_KINDS, config_array, max_steps as _max_steps
+from solver.search.settings import (DECISION_KINDS, SPLITS, config_array,
+                                    max_steps as _max_steps)
 from solver.players.agents import BOT_NAMES, Agent, AgentError, bot, seated
 
 DEFAULT_PARTICLES = 128
 DEFAULT_ROLLOUTS = 24
 DEFAULT_CONTINUATION = "heuristic"
+DEFAULT_SPLIT = "fresh"
 _COUNTER_NAMES = ("decisions", "forced_decisions", "resamples", "regenerations",
-                  "regeneration_failures", "lost_decisions", "rollouts")
+                  "regeneration_failures", "lost_decisions", "rollouts", "split_rollouts")
 _COUNTER_INDEX = (kl.C_DECISIONS, kl.C_FORCED, kl.C_RESAMPLES, kl.C_REGENERATIONS,
-                  kl.C_REGEN_FAILED, kl.C_LOST_DECISIONS, kl.C_ROLLOUTS)
+                  kl.C_REGEN_FAILED, kl.C_LOST_DECISIONS, kl.C_ROLLOUTS,
+                  kl.C_SPLIT_ROLLOUTS)
+Z95 = 1.959964
+# the by-decision split's columns (LBRReport.by_decision)
+BY_DECISION_COLUMNS = ("kind", "sub_key", "decisions", "decisions_per_round", "gain",
+                       "half_width", "gain_lo", "gain_hi")
+TOTAL_KIND = "all"   # the split's row of every decision together
+
+
+@dataclasses.dataclass
+class SeatSplit:
+    """One LBR seat's advantages over its continuation, by split row (the search
+    kernels' Split: kind x sub-key, then the total): over `rounds` rounds, the sum of
+    each round's advantages, the sum of their squares and the decisions counted."""
+
+    rounds: int
+    sums: np.ndarray
+    squares: np.ndarray
+    decisions: np.ndarray
+
+    def mean_and_half_width(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per row: the mean advantage a round and its 95% normal half-width."""
+        mean = self.sums / self.rounds
+        var = np.maximum(self.squares / self.rounds - mean * mean, 0.0)
+        return mean, Z95 * np.sqrt(var / self.rounds)
+
+
+def _row_names(row: int) -> tuple[str, str]:
+    """(kind, sub-key) of a split row."""
+    if row == kl.SPLIT_TOTAL:
+        return TOTAL_KIND, ""
+    kind, sub = divmod(row, kl.SPLIT_SUBKEYS)
+    return DECISION_KINDS[kind], "" if kind == 0 else NAMES[sub]
+
+
+def by_decision_frame(splits: tuple[SeatSplit, SeatSplit]) -> pd.DataFrame:
+    """Where the LBR's gain over its continuation comes from: one row per decision kind
+    and sub-key that the lookahead decided at least once (turn; after a peek, by the
+    card peeked; respond, by the claimed character; power, by the character whose power
+    runs), then the `all` row. `gain` is the mean over rounds of the advantages summed
+    in a round, averaged over the two seats like the LBR's gain, with its 95% half
+    width (normal, over rounds; the seats independent); `decisions_per_round` counts
+    the lookahead's decisions there per round a seat."""
+    means, halves = zip(*(s.mean_and_half_width() for s in splits))
+    decisions = splits[0].decisions + splits[1].decisions
+    rounds = splits[0].rounds + splits[1].rounds
+    rows = []
+    for row in range(kl.SPLIT_SIZE):
+        if decisions[row] == 0 and row != kl.SPLIT_TOTAL:
+            continue
+        kind, sub = _row_names(row)
+        gain = (means[0][row] + means[1][row]) / 2
+        half = math.hypot(halves[0][row], halves[1][row]) / 2
+        rows.append({"kind": kind, "sub_key": sub, "decisions": int(decisions[row]),
+                     "decisions_per_round": decisions[row] / rounds, "gain": gain,
+                     "half_width": half, "gain_lo": gain - half, "gain_hi": gain + half})
+    return pd.DataFrame(rows, columns=list(BY_DECISION_COLUMNS))
 
 
 @dataclasses.dataclass
@@ -78,6 +138,15 @@ class LBRReport:
     continuation: str
     seats: tuple[SeatLBR, SeatLBR]
     kinds: tuple[str, ...] = DECISION_KINDS   # the decisions the lookahead takes
+    split: str = "off"                        # how the gain was split by decision
+    splits: tuple[SeatSplit, SeatSplit] | None = None   # per seat (None: not split)
+
+    @property
+    def by_decision(self) -> pd.DataFrame | None:
+        """Where the gain over the continuation comes from, by decision kind and sub-key
+        (`by_decision_frame`; docs/lbr.md, "Where the gain comes from, by decision");
+        None when the run was not split."""
+        return None if self.splits is None else by_decision_frame(self.splits)
 
     @property
     def gain(self) -> float:
@@ -105,11 +174,15 @@ class LBRReport:
             row["gain_half_width_95"] = s.gain_half_width
             seats.append(row)
         totals = {name: sum(s.counters[name] for s in self.seats) for name in _COUNTER_NAMES}
+        split = self.by_decision
         return {"method": "local_best_response", "agent": self.agent,
                 "variant": self.variant, "seed": self.seed, "particles": self.particles,
                 "rollouts": self.rollouts, "continuation": self.continuation,
                 "kinds": list(self.kinds), "gain": self.gain,
-                "gain_half_width_95": self.half_width, "gain_lo": lo, "gain_hi": hi, "counters": totals, "seats": seats}
+                "gain_half_width_95": self.half_width, "gain_lo": lo, "gain_hi": hi,
+                "counters": totals, "seats": seats, "split": self.split,
+                "by_decision": (None if split is None
+                                else split.to_dict(orient="records"))}
 
 
 def _check_variant(agent: Agent, variant) -> Variant:
@@ -175,7 +248,7 @@ def local_best_response(agent: Agent, *, rounds: int = 2000, seed: int = 0,
                         continuation: str = DEFAULT_CONTINUATION,
                         group_positions: bool = True,
                         self_play_rounds: int = 20_000,
-                        kinds=DECISION_KINDS) -> LBRReport:
+                        kinds=DECISION_KINDS, split: str = DEFAULT_SPLIT) -> LBRReport:
     """The LBR in each seat against `agent`, `rounds` rounds a seat (one thread per seat
     when workers >= 2; the same seed gives the same report either way).
 
@@ -185,29 +258,40 @@ def local_best_response(agent: Agent, *, rounds: int = 2000, seed: int = 0,
     improvement on the agent's own play). `variant` is
     needed for bots (tables carry theirs). `kinds` (of DECISION_KINDS: turn, after_peek,
     respond, power) are the decisions the lookahead takes; the continuation takes the
-    others, and with none the LBR is its continuation (`leaks` compares them)."""
+    others, and with none the LBR is its continuation (`leaks` compares them).
+
+    `split` says how the report's `by_decision` splits the gain over the continuation
+    by decision: "fresh" (each lookahead decision's advantage over the continuation's
+    mix, valued on fresh rollouts from a stream of its own: unbiased, costs rollouts),
+    "reuse" (valued on the rollouts that chose the action: free, biased upward) or
+    "off". It never changes the rounds: the gain is the same for any `split`."""
     variant = _check_variant(agent, variant)
     rounds = _positive("rounds", rounds)
     particles = _positive("particles", particles)
     rollouts = _positive("rollouts", rollouts)
     self_play_rounds = _positive("self_play_rounds", self_play_rounds)
     kinds = _kinds(kinds)
+    if split not in SPLITS:
+        raise AgentError(f"split must be one of {', '.join(SPLITS)}, got {split!r}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise AgentError(f"seed must be a non-negative integer, got {seed!r}")
     rules = rules_array(variant)
-    cfg = config_array(particles, rollouts, group_positions=group_positions, kinds=kinds)
+    cfg = config_array(particles, rollouts, group_positions=group_positions, kinds=kinds,
+                       split=split)
     matches = [kl.Match(rules, np.int64(s), agent.player(1 - s), agent.player(1 - s),
                         agent.player(1 - s).params[None, :].copy(),
                         continuation_player(continuation, s, agent), cfg) for s in (0, 1)]
     max_steps = _max_steps(variant)
     seeds = np.random.SeedSequence(int(seed)).generate_state(4, dtype=np.uint64)
     counters = np.zeros((2, kl.C_SIZE), dtype=np.int64)
+    accumulators = (kl.split(), kl.split())
     seconds = [0.0, 0.0]
 
     def play(lbr: int) -> None:
         start = time.perf_counter()
         ws = kl.workspace(cfg, max_steps)
-        kl.play_rounds(rounds, np.uint64(seeds[lbr]), matches[lbr], ws, counters[lbr])
+        kl.play_rounds(rounds, np.uint64(seeds[lbr]), matches[lbr], ws, counters[lbr],
+                       accumulators[lbr])
         seconds[lbr] = time.perf_counter() - start
 
     in_both_seats(play, workers)
@@ -222,8 +306,12 @@ def local_best_response(agent: Agent, *, rounds: int = 2000, seed: int = 0,
                              self_play_rounds, seconds[s],
                              {name: int(c[i]) for name, i in zip(_COUNTER_NAMES,
                                                                  _COUNTER_INDEX)}))
+    splits = None
+    if split != "off":
+        splits = tuple(SeatSplit(rounds, a.sums.copy(), a.squares.copy(),
+                                 a.decisions.copy()) for a in accumulators)
     return LBRReport(agent.name, str(variant), int(seed), particles, rollouts, continuation,
-                     tuple(seats), kinds)
+                     tuple(seats), kinds, split, splits)
 
 
 def belief_posterior(agent: Agent, history, seat: int, *, variant: Variant | str | None = None,
@@ -263,7 +351,7 @@ def belief_posterior(agent: Agent, history, seat: int, *, variant: Variant | str
 
 def leaks(agent: Agent, *, continuation: str = DEFAULT_CONTINUATION, rounds: int = 1000,
           seed: int = 0, variant: Variant | str | None = None, workers: int = 2,
-          **lbr_options) -> "pd.DataFrame":
+          **lbr_options) -> pd.DataFrame:
     """Where `agent` can be exploited: the LBR's gain when its lookahead takes one kind of
     decision only (the continuation plays the rest), beside the continuation alone and
     the full LBR. `added` is a row's gain minus the continuation's: what looking ahead
@@ -271,9 +359,9 @@ def leaks(agent: Agent, *, continuation: str = DEFAULT_CONTINUATION, rounds: int
     means the agent's announcements say too much (the LBR challenges or passes knowing
     how often they are true); at `after_peek`, that its responses can be bluffed; at
     `turn` and `power`, that its peeks and unmaskings leave openings. One
-    `local_best_response` per row, `rounds` rounds a seat, all from `seed`."""
-    import pandas as pd
-
+    `local_best_response` per row, `rounds` rounds a seat, all from `seed` (not split by
+    decision unless lbr_options ask for it: `split`)."""
+    lbr_options.setdefault("split", "off")
     rows = []
     for label, kinds in (("continuation alone", ()),
                          *((name, (name,)) for name in DECISION_KINDS),

@@ -41,6 +41,9 @@ from solver.players import kernels as ka
 from solver.mccfr.kernels import below as _below, payoff as _payoff, uniform as _uniform
 from solver.mccfr.kernels import next_u64 as _next
 
+from ._split import (SPLIT_OFF, SPLIT_REUSE, SPLIT_SALT, SPLIT_TOTAL, _close_split,
+                     _split_row)
+
 # ----- one observed step: a player action and the chance that follows it -----------------
 T_ACTION = 0       # the player action; -1 when `me` cannot see it (opponent's Witch
                    # keep/swap, SCOPE_ACTOR: RULES-MODEL "What each player observes")
@@ -63,7 +66,10 @@ G_MODEL_EPS = 5    # the belief mixes the model's probabilities with uniform at 
                    # in millionths (0 for the LBR, whose model is the agent itself)
 G_SEARCH_KINDS = 6  # bit d set: the lookahead decides decision kind d (DK_*); the
                     # continuation plays the others (all bits for the LBR)
-G_SIZE = 7
+G_SPLIT = 7        # where the gain comes from (_play_rounds' `split`): SPLIT_OFF, or
+                   # each lookahead decision's advantage over the continuation valued on
+                   # fresh rollouts (SPLIT_FRESH) or on the lookahead's own (SPLIT_REUSE)
+G_SIZE = 8
 
 # ----- counters (int64 array, per seat `me`) ----------------------------------------------
 C_ROUNDS = 0
@@ -78,7 +84,8 @@ C_REGENERATIONS = 8    # every particle inconsistent: regenerated from the start
 C_REGEN_FAILED = 9     # regeneration failed: the continuation played the rest of the round
 C_LOST_DECISIONS = 10  # decisions the continuation took after a failed regeneration
 C_ROLLOUTS = 11
-C_SIZE = 12
+C_SPLIT_ROLLOUTS = 12  # rollouts that valued the split (G_SPLIT), not the choice
+C_SIZE = 13
 
 _PUBLIC_FIELDS = np.array([k.S_PHASE, k.S_ACTOR, k.S_TURN, k.S_PEEK_POS, k.S_ANNOUNCED,
                            k.S_RESPONDER, k.S_POWER, k.S_POWER_POS, k.S_PICK, k.S_PICK2,
@@ -99,8 +106,6 @@ Belief = namedtuple("Belief", ["state", "know", "pend", "w"])
 # face: the model with each row's parameters; an action's value is its least over them
 # (one row, the model's own, for the LBR).
 Match = namedtuple("Match", ["rules", "me", "agent", "model", "types", "cont", "cfg"])
-
-
 # ===== random stream: the Monte Carlo CFR kernels' splitmix64 (_uniform, _below) =========
 @jit
 def _pick(values, probs, m, rng):
@@ -439,11 +444,12 @@ def _draw_particles(belief, count, mask_card_pos, mask_card, want, n_out, out, r
 
 
 @jit
-def _value_of(g, m, idx, belief, match, opp, ws, counters):
+def _value_of(g, m, idx, belief, match, opp, ws, counters, counter):
     """Mean payoff to `me` of group g of the legal actions ws.legal[:m] (grouped by ws.gid),
     the opponent playing `opp`:
     each rollout r starts from particle idx[r] with the random stream ws.seeds[r]
-    (common random numbers across the groups compared)."""
+    (common random numbers across the groups compared); its rollouts are counted in
+    counters[counter]."""
     legal, gid, seeds = ws.legal, ws.gid, ws.seeds
     n_roll = match.cfg[G_ROLLOUTS]
     pst, pkn = belief.state, belief.know
@@ -463,8 +469,49 @@ def _value_of(g, m, idx, belief, match, opp, ws, counters):
         kn[:] = pkn[idx[r]]
         _step(st, kn, match.rules, a, ws.before)
         total += _rollout(st, kn, match, opp, rng, ws)
-    counters[C_ROLLOUTS] += n_roll
+    counters[counter] += n_roll
     return total / n_roll
+
+
+@jit
+def _group_value(g, m, state, belief, match, idx, ws, rng, counters, counter):
+    """The lookahead's value of group g of ws.legal[:m] (grouped by ws.gid): each
+    rollout r from particle idx[r] with the stream ws.seeds[r], the least over the
+    opponent's types. A challenge is split exactly by the particles' weight on the
+    claim being true or false (each side's particles drawn with `rng`), and only what
+    follows the strike is rolled out. Rollouts are counted in counters[counter]."""
+    rules = match.rules
+    n = rules[k.R_N]
+    count = match.cfg[G_PARTICLES]
+    n_roll = match.cfg[G_ROLLOUTS]
+    a0 = -1
+    for i in range(m):
+        if ws.gid[i] == g:
+            a0 = ws.legal[i]
+            break
+    challenge = state[k.S_PHASE] == k.PH_RESPOND and a0 == 4 * n + k.A_CHALLENGE
+    model = match.model
+    v = 1e300
+    for j in range(match.types.shape[0]):
+        opp = ka.Player(model.kind, match.types[j], model.slots, model.keys,
+                        model.offset, model.nact, model.probs, model.visits,
+                        model.locks)
+        if challenge:
+            # Challenging turns the card up: its identity in each particle decides
+            # the strike, so the split is exact; only what follows is rolled out.
+            pos = state[k.S_PEEK_POS]
+            said = state[k.S_ANNOUNCED]
+            vj = 0.0
+            for want in (1, 0):
+                mass = _draw_particles(belief, count, pos, said, want, n_roll,
+                                       ws.side_idx, rng, ws)
+                if mass > 0.0:
+                    vj += mass * _value_of(g, m, ws.side_idx, belief, match, opp, ws,
+                                           counters, counter)
+        else:
+            vj = _value_of(g, m, idx, belief, match, opp, ws, counters, counter)
+        v = min(v, vj)
+    return v
 
 
 @jit
@@ -503,36 +550,10 @@ def _choose(state, know, belief, match, ws, rng, counters):
         seeds[r] = _next(rng)
     idx = ws.roll_idx
     _draw_particles(belief, count, -1, 0, 1, n_roll, idx, rng, ws)
-    respond = state[k.S_PHASE] == k.PH_RESPOND
     best = -1e300
     nbest = 0
-    model = match.model
     for g in range(groups):
-        a0 = -1
-        for i in range(m):
-            if ws.gid[i] == g:
-                a0 = ws.legal[i]
-                break
-        v = 1e300
-        for j in range(match.types.shape[0]):
-            opp = ka.Player(model.kind, match.types[j], model.slots, model.keys,
-                            model.offset, model.nact, model.probs, model.visits,
-                            model.locks)
-            if respond and a0 == 4 * n + k.A_CHALLENGE:
-                # Challenging turns the card up: its identity in each particle decides
-                # the strike, so the split is exact; only what follows is rolled out.
-                pos = state[k.S_PEEK_POS]
-                said = state[k.S_ANNOUNCED]
-                vj = 0.0
-                for want in (1, 0):
-                    mass = _draw_particles(belief, count, pos, said, want, n_roll,
-                                           ws.side_idx, rng, ws)
-                    if mass > 0.0:
-                        vj += mass * _value_of(g, m, ws.side_idx, belief, match, opp, ws,
-                                               counters)
-            else:
-                vj = _value_of(g, m, idx, belief, match, opp, ws, counters)
-            v = min(v, vj)
+        v = _group_value(g, m, state, belief, match, idx, ws, rng, counters, C_ROLLOUTS)
         ws.group_value[g] = v
         if v > best + 1e-12:
             best = v
@@ -553,6 +574,59 @@ def _choose(state, know, belief, match, ws, rng, counters):
             ws.members[members] = ws.legal[i]
             members += 1
     return ws.members[_below(rng, members)]
+
+
+@jit
+def _advantage(state, know, belief, match, ws, a, split, counters):
+    """After _choose took `a` at `state` (its groups still in ws.gid, its values in
+    ws.group_value): the advantage of a's group over the continuation's mix there,
+    Q(a) - sum_g cont(g) Q(g), added to the round's split row (Split). The
+    continuation's probabilities are its own at the true state (it reads only what
+    `me` knows). With SPLIT_FRESH the groups the mix holds are valued again on fresh
+    particles and rollouts from the split's stream (split.rng): the values that chose
+    `a` are biased upward by the maximum of their noise, fresh ones are not; with
+    SPLIT_REUSE the choosing values are used as they are. A continuation that plays
+    a's group surely has advantage 0 and costs no rollout."""
+    rules, cfg = match.rules, match.cfg
+    m = k.legal_actions(state, rules, ws.legal)
+    if m == 1:
+        return
+    _probs_of(match.cont, state, rules, know, match.me, ws.legal, m, ws, ws.probs)
+    groups = 0
+    chosen = -1
+    for i in range(m):
+        groups = max(groups, ws.gid[i] + 1)
+        if ws.legal[i] == a:
+            chosen = ws.gid[i]
+    mix = split.values   # per group: the continuation's probability of playing it
+    for g in range(groups):
+        mix[g] = 0.0
+    for i in range(m):
+        mix[ws.gid[i]] += ws.probs[i]
+    adv = 0.0
+    if mix[chosen] < 1.0 - 1e-12:
+        if cfg[G_SPLIT] == SPLIT_REUSE:
+            for g in range(groups):
+                adv += mix[g] * (ws.group_value[chosen] - ws.group_value[g])
+        else:
+            rng = split.rng
+            n_roll = cfg[G_ROLLOUTS]
+            for r in range(n_roll):
+                ws.seeds[r] = _next(rng)
+            idx = ws.roll_idx
+            _draw_particles(belief, cfg[G_PARTICLES], -1, 0, 1, n_roll, idx, rng, ws)
+            mine = _group_value(chosen, m, state, belief, match, idx, ws, rng, counters,
+                                C_SPLIT_ROLLOUTS)
+            for g in range(groups):
+                if g != chosen and mix[g] > 0.0:
+                    adv += mix[g] * (mine - _group_value(g, m, state, belief, match, idx,
+                                                         ws, rng, counters,
+                                                         C_SPLIT_ROLLOUTS))
+    row = _split_row(state)
+    split.round[row] += adv
+    split.round[SPLIT_TOTAL] += adv
+    split.decisions[row] += 1
+    split.decisions[SPLIT_TOTAL] += 1
 
 
 # ===== workspace ==========================================================================
@@ -593,12 +667,17 @@ def _workspace(cfg, max_steps: int) -> Workspace:
 
 # ===== rounds =============================================================================
 @jit
-def _play_rounds(rounds, seed, match, ws, counters):
+def _play_rounds(rounds, seed, match, ws, counters, split):
     """Play `rounds` rounds of `match` (`me` in seat match.me, the agent in the
-    other); tallies in counters (C_*)."""
+    other); tallies in counters (C_*), and, when cfg[G_SPLIT] is set, each lookahead
+    decision's advantage over the continuation in `split` (Split; its stream seeded
+    from `seed` too, apart from the rounds' own, so the rounds are the same with or
+    without it)."""
     rules, me = match.rules, match.me
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = np.uint64(seed)
+    split.rng[0] = np.uint64(seed) ^ SPLIT_SALT
+    splitting = match.cfg[G_SPLIT] != SPLIT_OFF
     count = match.cfg[G_PARTICLES]
     belief = ws.belief
     for _ in range(rounds):
@@ -612,6 +691,8 @@ def _play_rounds(rounds, seed, match, ws, counters):
             searched = (match.cfg[G_SEARCH_KINDS] >> ka.decision_kind(state[k.S_PHASE])) & 1
             if cur == me and not lost and searched:
                 a = _choose(state, know, belief, match, ws, rng, counters)
+                if splitting:
+                    _advantage(state, know, belief, match, ws, a, split, counters)
             else:
                 m = k.legal_actions(state, rules, ws.legal_true)
                 if cur == me:
@@ -638,6 +719,8 @@ def _play_rounds(rounds, seed, match, ws, counters):
                     counters[C_REGEN_FAILED] += 1
                     lost = True
         counters[C_ROUNDS] += 1
+        if splitting:
+            _close_split(split)
         winner = state[k.S_WINNER]
         if winner == me:
             counters[C_WINS] += 1

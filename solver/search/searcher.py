@@ -199,7 +199,7 @@ def play_search(searcher: Searcher, opponent: Agent, *, rounds: int = 500, seed:
     def run(seat: int) -> None:
         start = time.perf_counter()
         ks.play_rounds(int(rounds), np.uint64(seeds[seat]), matches[seat],
-                       searcher.workspace(), counters[seat])
+                       searcher.workspace(), counters[seat], ks.split())
         seconds[seat] = time.perf_counter() - start
 
     in_both_seats(run, workers)

@@ -14,6 +14,11 @@ from solver.search import kernels as ks
 DECISION_KINDS = ("turn", "after_peek", "respond", "power")
 assert len(DECISION_KINDS) == ka.NUM_DECISION_KINDS
 
+# how the lookahead's gain is split by decision (G_SPLIT): not at all, on fresh
+# rollouts (unbiased), or on the rollouts that chose the action (biased upward; for
+# measuring that bias)
+SPLITS = {"off": ks.SPLIT_OFF, "fresh": ks.SPLIT_FRESH, "reuse": ks.SPLIT_REUSE}
+
 
 def kinds_mask(kinds) -> int:
     """The G_SEARCH_KINDS bit mask of decision kind names (DECISION_KINDS)."""
@@ -24,10 +29,12 @@ def kinds_mask(kinds) -> int:
 
 
 def config_array(particles: int, rollouts: int, *, group_positions: bool = True,
-                 model_eps: float = 0.0, kinds=DECISION_KINDS) -> np.ndarray:
+                 model_eps: float = 0.0, kinds=DECISION_KINDS,
+                 split: str = "off") -> np.ndarray:
     """`particles` in the belief, `rollouts` per scored action, position actions grouped
     by what the seat knows of the position, the belief's model mixed with uniform at
-    rate `model_eps`, the lookahead deciding the decision kinds `kinds`."""
+    rate `model_eps`, the lookahead deciding the decision kinds `kinds`, its gain split
+    by decision as `split` says (SPLITS)."""
     cfg = np.zeros(ks.G_SIZE, dtype=np.int64)
     cfg[ks.G_PARTICLES] = particles
     cfg[ks.G_ROLLOUTS] = rollouts
@@ -36,6 +43,7 @@ def config_array(particles: int, rollouts: int, *, group_positions: bool = True,
     cfg[ks.G_REGEN_FACTOR] = 4
     cfg[ks.G_MODEL_EPS] = int(round(model_eps * 1e6))
     cfg[ks.G_SEARCH_KINDS] = kinds_mask(kinds)
+    cfg[ks.G_SPLIT] = SPLITS[split]
     return cfg
 
 
