@@ -17,8 +17,10 @@ import game_def
 from analysis import figures
 from analysis.compare import compare
 from analysis.exact import profile_statistics_from_run
-from analysis.report import dict_table, display_frame, write_report
+from analysis.pages import dict_table, display_frame
+from analysis.report import write_report
 from robinwood.cli import cli
+from solver.evaluation.strength import LBR_CONTINUATIONS
 from solver.exact.cfr import algorithm
 from solver.exact.job import SolveConfig, solve
 
@@ -239,9 +241,14 @@ def test_an_mccfr_report_opens_with_how_exploitable_the_strategy_is(tmp_path):
     out = tmp_path / "before"
     assert invoke("report", run, "--out", out, "--rounds", 2000).exit_code == 0
     assert "has not been measured" in (out / "index.html").read_text()
-    result = invoke("exploit", run, "--rounds", 1000, "--lbr-rounds", 200, "--json")
+    result = invoke("exploit", run, "--rounds", 1000, "--lbr-rounds", 200)
     assert result.exit_code == 0, result.output
-    strength = json.loads(result.output)
+    strength = json.loads((run / "strength.json").read_text())
+    # where the strongest local best response gains, by decision, printed and kept
+    split = strength["lbr_by_decision"]
+    assert split["opponent"].startswith("local best response") and split["rows"]
+    assert f"where {split['opponent']} gains over its continuation" in result.output
+    assert len(split["each"]) == len(LBR_CONTINUATIONS)   # one per continuation
     out = tmp_path / "after"
     assert invoke("report", run, "--out", out, "--rounds", 2000).exit_code == 0
     html = (out / "index.html").read_text()
@@ -260,6 +267,15 @@ def test_an_mccfr_report_opens_with_how_exploitable_the_strategy_is(tmp_path):
     assert gains["gain"].iloc[0] == pytest.approx(strength["selection_gain"])
     stated = pd.read_csv(out / "tables" / "bound.csv").set_index("statement")
     assert stated["gain"].iloc[0] == pytest.approx(bound)     # the held-out replay
+    leaks = pd.read_csv(out / "tables" / "lbr_by_decision.csv")
+    assert list(leaks["kind"])[-1] == "all" and len(leaks) == len(split["rows"])
+    top = leaks.iloc[0]
+    assert top["gain"] == max(r["gain"] for r in split["rows"] if r["kind"] != "all")
+    assert (f"The largest part comes from" in html
+            and f"{top['gain']:+.3f} ± {top['half_width']:.3f} a round (95%)" in html)
+    precision = pd.read_csv(out / "tables" / "challenge_precision.csv")
+    assert list(precision.columns) == ["claim", "challenges_per_round", "precision", "lo",
+                                       "hi"]
     # play-time search: its table and a sentence in the summary, from search.json
     result = invoke("search", run, "honest", "counter", "blueprint", "--rounds", 30,
                     "--blueprint-rounds", 500, "--particles", 16, "--rollouts", 4,

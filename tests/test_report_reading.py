@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from analysis import figures
-from analysis.report import code_spans, in_words
+from analysis.pages import code_spans, in_words
 from robinwood.cli import cli
 
 TINY = "rspx:max_turns=2"
@@ -156,7 +156,8 @@ def test_mccfr_report_shows_strength_over_training(runs, tmp_path):
 
 def test_an_old_strength_file_is_read_and_called_a_selection_maximum(runs, tmp_path):
     """strength.json written before held-out replays (as under reports/ and
-    benchmarks/results/) has no bound_method, holdout or simultaneous: the report
+    benchmarks/results/) has no bound_method, holdout, simultaneous or lbr_by_decision
+    (the split by decision): the report
     still reads it, says its bound is a selection maximum, and computes the Bonferroni
     statement from the opponents' intervals."""
     run = tmp_path / "run"
@@ -164,7 +165,7 @@ def test_an_old_strength_file_is_read_and_called_a_selection_maximum(runs, tmp_p
     invoke("exploit", run, "--rounds", "300", "--lbr-rounds", "0")
     strength = json.loads((run / "strength.json").read_text())
     for key in ("bound_method", "selection_gain", "selection_half_width", "holdout",
-                "simultaneous"):
+                "simultaneous", "lbr_by_decision"):
         strength.pop(key)
     for row in strength["opponents"]:
         row.pop("rounds"), row.pop("seed")

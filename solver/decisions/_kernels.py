@@ -192,13 +192,6 @@ def _locked_probs(locks, state, rules, know, seat, legal, m, out):
             if _class_probs(locks, lock, legal, m, n, row[F_PEEKED], out, taken):
                 return True
             continue
-        if kind == lg.UNIFORM:
-            for i in range(m):
-                out[i] = 1.0 / m
-        elif kind >= lg.FIRST_KIND:
-            lg.league_probs(kind, locks.params[lock], state, rules, know, seat, legal, m,
-                            out)
-        else:
-            lg.basic_probs(kind, locks.params[lock], state, rules, know, seat, legal, m, out)
+        lg.scripted_probs(kind, locks.params[lock], state, rules, know, seat, legal, m, out)
         return True
     return False

@@ -56,7 +56,7 @@ VERBS = ("peek", "use", "reveal", "pick", "silent", "announce", "challenge", "pa
 CARD_SELECTORS = ("peeked", "claim", "power", "faceup")
 # whom a whole decision set may be played as: uniform play, the baseline bots and the
 # league players (solver.scripted)
-PLAYER_NAMES = BASIC_NAMES + LEAGUE_NAMES
+PLAYER_NAMES = BASIC_NAMES + LEAGUE_NAMES + ("sound",)
 SELECTORS = ("seat", "strikes", "turn") + CARD_SELECTORS
 
 

@@ -12,13 +12,14 @@ import numpy as np
 
 from game_def.characters import NAMES
 from game_def.variant import Variant
-from solver.scripted import (BASIC_KINDS, LEAGUE_KINDS, default_basic_params,
-                             default_params)
+from solver.scripted import BASIC_KINDS, FALLBACK_RULE_KINDS, LEAGUE_KINDS, scripted_params
 
 from . import _kernels as kern
 from .language import KINDS, VERBS, Lock, LockError
 
-PARAMS = 2   # the widest parameter row a lock's player reads (the heuristic bot's)
+# whom a lock may play as (solver.decisions.language.PLAYER_NAMES), by kind
+PLAYABLE = {**BASIC_KINDS, **LEAGUE_KINDS, "sound": FALLBACK_RULE_KINDS["sound"]}
+PARAMS = 4   # the widest parameter row a lock's player reads (the sound default's)
 
 
 def _class_code(key: str) -> int:
@@ -60,12 +61,9 @@ def compile_locks(locks) -> kern.LockRules:
             classes[i, c] = _class_code(key)
             probs[i, c] = p
         if lock.play is not None:
-            if lock.play in BASIC_KINDS:
-                player[i] = BASIC_KINDS[lock.play]
-                params[i] = default_basic_params(lock.play)
-            else:
-                player[i] = LEAGUE_KINDS[lock.play]
-                params[i, :len(default_params(lock.play))] = default_params(lock.play)
+            player[i] = PLAYABLE[lock.play]
+            row = scripted_params(lock.play)
+            params[i, :len(row)] = row
     return kern.LockRules(select, classes, probs, player, params)
 
 

@@ -46,14 +46,8 @@ def _league_move(league, foe, state, rules, know, seat, legal, m, probs, rng):
     """Index in legal[:m] of league player `foe`'s move for `seat` (probs: a buffer):
     a league player's rules, or a baseline bot's (uniform, honest, paranoid,
     heuristic)."""
-    kind = league.kinds[foe]
-    if kind >= lg.FIRST_KIND:
-        lg.league_probs(kind, league.params[foe], state, rules, know, seat, legal, m, probs)
-    elif kind == lg.UNIFORM:
-        for i in range(m):
-            probs[i] = 1.0 / m
-    else:
-        lg.basic_probs(kind, league.params[foe], state, rules, know, seat, legal, m, probs)
+    lg.scripted_probs(league.kinds[foe], league.params[foe], state, rules, know, seat,
+                      legal, m, probs)
     return _pick(probs, m, rng)
 
 

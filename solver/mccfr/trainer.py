@@ -25,7 +25,7 @@ from solver.jobs import in_both_seats, in_workers
 from solver.mccfr import _chunks, _league_play, _settings, _table, _traversal
 from solver.mccfr._abstraction import COARSE, FINE
 from solver.scripted import (BASIC_KINDS, FALLBACK_RULE_KINDS, HELD_OUT_KINDS, LEAGUE_KINDS,
-                             default_basic_params, default_params)
+                             scripted_params)
 
 # Who a traversal may meet instead of the other seats' tables: the league players, the
 # baseline bots and the fallback rules (at three or four players, copies of one of them
@@ -233,8 +233,7 @@ class MCCFRConfig:
         """The kernels' view of the league opponents."""
         if not self.league_opponents:
             return _league_play.no_league()
-        rows = [default_params(name) if name in LEAGUE_KINDS else default_basic_params(name)
-                for name in self.league_opponents]
+        rows = [scripted_params(name) for name in self.league_opponents]
         params = np.zeros((len(rows), max(len(row) for row in rows)))
         for i, row in enumerate(rows):   # one width: each reads only its own slots
             params[i, :len(row)] = row

@@ -164,18 +164,14 @@ def _agent_probs(player, state, rules, know, seat, legal, m, scratch, abst, out)
             ph = state[k.S_PHASE]
             claims = ph == k.PH_AFTER_PEEK or ph == k.PH_RESPOND
             below = params[P_FALLBACK_VISITS_CLAIMS] if claims else params[P_FALLBACK_VISITS]
-            if e < 0 or player.visits[e] < below:
-                lg.league_probs(fallback, params, state, rules, know, seat, legal, m, out)
+            if e < 0 or player.visits[e] < below:   # its rules with their defaults
+                settings = lg.SOUND_DEFAULTS if fallback == lg.SOUND else params
+                lg.scripted_probs(fallback, settings, state, rules, know, seat, legal, m,
+                                  out)
         if params[P_TILT_FACTOR] > 0:
             _tilt(params, rules, legal, m, out)
         return e
-    if kind == UNIFORM:
-        for i in range(m):
-            out[i] = 1.0 / m
-    elif kind >= lg.FIRST_KIND:
-        lg.league_probs(kind, params, state, rules, know, seat, legal, m, out)
-    else:
-        lg.basic_probs(kind, params, state, rules, know, seat, legal, m, out)
+    lg.scripted_probs(kind, params, state, rules, know, seat, legal, m, out)
     return NO_TABLE
 
 

@@ -51,7 +51,11 @@ _BOT_KIND = {"uniform": ka.UNIFORM, "honest": ka.HONEST, "paranoid": ka.PARANOID
              "heuristic": ka.HEURISTIC, **LEAGUE_KINDS, **HELD_OUT_KINDS,
              **FALLBACK_RULE_KINDS}
 # the options each bot takes (`name:option=value,...` in load_agent; defaults in bot())
-_BOT_OPTIONS = {"heuristic": ("bluff", "challenge_below"), "threshold_challenger": ("t",)}
+_BOT_OPTIONS = {"heuristic": ("bluff", "challenge_below"), "threshold_challenger": ("t",),
+                "sound": ("claim_weight", "tempo", "power", "bluff_caught")}
+# the sound default's options, in its settings' order (solver.scripted.kernels.P_*)
+SOUND_OPTIONS = {"claim_weight": lg.P_CLAIM_WEIGHT, "tempo": lg.P_TEMPO,
+                 "power": lg.P_POWER_VALUE, "bluff_caught": lg.P_BLUFF_CAUGHT}
 
 
 class AgentError(RobinWoodError):
@@ -225,13 +229,20 @@ def _empty_table():
 
 def bot(name: str, bluff: float = lg.DEFAULT_BLUFF,
         challenge_below: float = lg.DEFAULT_CHALLENGE_BELOW,
-        t: float = DEFAULT_THRESHOLD) -> Agent:
-    """A baseline bot or league player by name (BOT_NAMES). `bluff` and
+        t: float = DEFAULT_THRESHOLD, **sound: float) -> Agent:
+    """A baseline bot or league player by name (BOT_NAMES), a held-out player or a
+    fallback player (the claim counter, the sound default). `bluff` and
     `challenge_below` are the heuristic bot's rates, `t` the threshold_challenger's
-    threshold; the other bots ignore them."""
+    threshold, `sound` the sound default's settings (SOUND_OPTIONS: claim_weight, a
+    likelihood ratio of at least 1; tempo and power, values in payoff units from 0 to 1;
+    bluff_caught, a probability); the other bots ignore them."""
     if name not in _BOT_KIND:
         raise AgentError(f"unknown bot {name!r}: choose one of "
                          f"{', '.join(BOT_NAMES + HELD_OUT_BOTS + FALLBACK_RULE_NAMES)}")
+    if name == "sound":
+        return _sound_bot(**sound)
+    if sound:
+        raise AgentError(f"{name} takes no option {', '.join(sound)}")
     for key, value in (("bluff", bluff), ("challenge_below", challenge_below), ("t", t)):
         if not 0 <= value <= 1:  # nan fails too
             raise AgentError(f"bot option {key}={value!r} of {name} must be a probability "
@@ -298,6 +309,24 @@ def trained_agent(trainer, name: str = "mccfr") -> Agent:
                        coarse_letters=trainer.config.coarse_actions == "letters",
                        fine_classes=trainer.config.fine_key == "classes",
                        locks=trainer.config.locks)
+
+
+def _sound_bot(**options: float) -> Agent:
+    """The sound default with `options` (SOUND_OPTIONS) over its defaults."""
+    params = np.zeros(ka.NUM_PARAMS)
+    params[:lg.NUM_SOUND_PARAMS] = lg.SOUND_DEFAULTS
+    for key, value in options.items():
+        if key not in SOUND_OPTIONS:
+            raise AgentError(f"unknown sound option {key!r}: use "
+                             f"{', '.join(SOUND_OPTIONS)}")
+        low, high = (1.0, 1e6) if key == "claim_weight" else (0.0, 1.0)
+        if not low <= value <= high:   # nan fails too
+            raise AgentError(f"sound option {key}={value!r} must be from {low:g} to "
+                             f"{high:g}")
+        params[SOUND_OPTIONS[key]] = value
+    label = "sound" if not options else "sound(" + ",".join(
+        f"{key}={value:g}" for key, value in options.items()) + ")"
+    return Agent(label, lg.SOUND, params, tuple(_empty_table() for _ in range(k.MAX_PLAYERS)))
 
 
 def load_agent(spec: str, fallback: Fallback | str | None = AUTO_FALLBACK) -> Agent:

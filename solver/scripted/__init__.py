@@ -25,7 +25,7 @@ HELD_OUT_NAMES = tuple(HELD_OUT_KINDS)
 # Fallback rules (docs/bots.md, "Fallback rules"): what a table plays where it has not
 # learned beyond two seats; loadable by name, never a training opponent nor one of the
 # players that measure a strategy (it is part of the strategy it falls back for).
-FALLBACK_RULE_KINDS = {"claim_counter": _interface.CLAIM_COUNTER}
+FALLBACK_RULE_KINDS = {"claim_counter": _interface.CLAIM_COUNTER, "sound": _interface.SOUND}
 FALLBACK_RULE_NAMES = tuple(FALLBACK_RULE_KINDS)
 # The baseline bots (solver.scripted._basic); uniform play is one of them.
 BASIC_KINDS = {"uniform": _interface.UNIFORM, "honest": _interface.HONEST,
@@ -43,6 +43,16 @@ def default_params(name: str) -> np.ndarray:
     return params
 
 
+def scripted_params(name: str) -> np.ndarray:
+    """The parameter row `scripted_probs` reads for the scripted player `name` (a
+    baseline bot, a league, held-out or fallback player) with its default options."""
+    if name in BASIC_KINDS:
+        return default_basic_params(name)
+    if name == "sound":
+        return _interface.SOUND_DEFAULTS.copy()
+    return default_params(name)
+
+
 def default_basic_params(name: str) -> np.ndarray:
     """The parameter row `basic_probs` reads for the baseline bot `name` with its
     default options (the heuristic's bluff and challenge rates; the others read none)."""
@@ -54,4 +64,5 @@ def default_basic_params(name: str) -> np.ndarray:
 
 
 __all__ = ["BASIC_KINDS", "BASIC_NAMES", "DEFAULT_THRESHOLD", "default_basic_params",
+           "scripted_params",
            "FALLBACK_RULE_KINDS", "FALLBACK_RULE_NAMES", "HELD_OUT_KINDS", "HELD_OUT_NAMES", "LEAGUE_KINDS", "LEAGUE_NAMES", "default_params"]

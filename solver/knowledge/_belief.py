@@ -1,0 +1,208 @@
+"""A seat's belief about the cards: for every position, the probability of each
+character, from what the seat has observed (docs/sound-play.md, "The belief").
+
+The model: the deal is uniform (every arrangement of the deck's cards equally likely);
+the seat's candidate masks (the knowledge array: what it saw, face-up cards, blind
+exchanges) rule arrangements out; and each unchallenged public claim (and, in team mode,
+each signal of the seat's Innkeeper team) is evidence with likelihood ratio `weight`:
+an arrangement with the claimed character at the claimed position counts `weight` times
+one without. Under that model the marginals are exact: a dynamic programme over the
+positions the seat cannot place, whose state is the multiset of characters still to
+place (at most 1,728 states on the printed decks), forward and backward.
+
+The knowledge array keeps each position's candidate set, not the joint constraint a
+blind exchange leaves (two cards known to be X and Y, each position "X or Y"): counts
+carry some of it (one X and one Y left to place), the rest is the model's one
+approximation. The plain-Python twin (tests/naive_belief.py) reads information-state
+strings and enumerates arrangements; the two agree to 1e-9.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from game_def import kernels as k
+from game_def.kernels import jit
+
+from ._kernels import FULL_MASK, K_CAND, K_CLAIM, K_SIGNAL, _exact
+
+# The likelihood ratio of an unchallenged claim (or a team signal) when the caller has
+# no model of the claimant: a claim makes its character twelve times likelier at its
+# position than the deck alone says (chosen on the league panel: docs/sound-play.md).
+DEFAULT_CLAIM_WEIGHT = 12.0
+
+
+@jit
+def _evidence(rules, know, seat, weight, weights):
+    """Per position and character, the weight of the evidence (module docstring): 1, or
+    `weight` for the position's last public claim and, for a seat (seat >= 0), for its
+    team's signal there."""
+    n = rules[k.R_N]
+    for p in range(n):
+        for c in range(k.NUM_CHARACTERS):
+            weights[p, c] = 1.0
+        claim = know[K_CLAIM + p]
+        if claim >= 0:
+            weights[p, claim] *= weight
+        if seat >= 0:
+            signal = know[K_SIGNAL + seat * k.MAX_POSITIONS + p]
+            if signal >= 0:
+                weights[p, signal] *= weight
+
+
+@jit
+def _marginals(rules, masks, weights, out):
+    """out[p, c] = P(position p holds c) for p < n, for the uniform deal of the deck
+    (rules' counts) restricted to masks[p] and weighted by weights[p, c]; returns False
+    (out uniform over each mask) when the masks admit no arrangement."""
+    n = rules[k.R_N]
+    nc = k.NUM_CHARACTERS
+    left = np.zeros(nc, dtype=np.int64)
+    for c in range(nc):
+        left[c] = rules[k.R_COUNTS + c]
+    unknown = np.empty(n, dtype=np.int64)
+    u = 0
+    for p in range(n):
+        for c in range(nc):
+            out[p, c] = 0.0
+        c = _exact(masks[p])
+        if c >= 0:
+            out[p, c] = 1.0
+            left[c] -= 1
+        else:
+            unknown[u] = p
+            u += 1
+    consistent = True
+    total = 0
+    for c in range(nc):
+        if left[c] < 0:
+            consistent = False
+        total += left[c]
+    if consistent and total == u and u > 0:
+        consistent = _fill(masks, weights, left, unknown, u, out)
+    if not consistent:
+        for i in range(u):
+            p = unknown[i]
+            bits = 0
+            for c in range(nc):
+                if (masks[p] >> c) & 1:
+                    bits += 1
+            for c in range(nc):
+                out[p, c] = 1.0 / bits if (masks[p] >> c) & 1 and bits > 0 else 0.0
+    return consistent
+
+
+@jit
+def _fill(masks, weights, left, unknown, u, out):
+    """The dynamic programme of the module docstring over the u positions unknown[:u]
+    and the multiset `left` of characters to place. A multiset is a mixed-radix index
+    (digit c in 0..left[c]); the ways to fill the first i positions leave a multiset of
+    u - i cards, so each step visits only the multisets of that size. F[s] sums the
+    weights of the ways to fill the first i positions leaving s, B[i, s] those to fill
+    positions i.. from s; out[p] adds F * weight * B over the step that fills p."""
+    nc = k.NUM_CHARACTERS
+    stride = np.zeros(nc, dtype=np.int64)
+    size = 1
+    for c in range(nc):
+        stride[c] = size
+        size *= left[c] + 1
+    avail = np.zeros(size, dtype=np.int64)      # bit c: the multiset holds a c
+    level = np.zeros(size, dtype=np.int64)      # how many cards it holds
+    digit = np.zeros(nc, dtype=np.int64)        # the digits of st, counted up like an odometer
+    bits = 0
+    cards = 0
+    for st in range(size):
+        avail[st] = bits
+        level[st] = cards
+        c = 0
+        while c < nc and digit[c] == left[c]:   # carry: digits at their maximum wrap to 0
+            cards -= digit[c]
+            digit[c] = 0
+            bits &= ~(1 << c)
+            c += 1
+        if c < nc:
+            digit[c] += 1
+            cards += 1
+            bits |= 1 << c
+    start = np.zeros(u + 2, dtype=np.int64)     # multisets ordered by size (counting sort)
+    for st in range(size):
+        start[level[st] + 1] += 1
+    for lv in range(u + 1):
+        start[lv + 1] += start[lv]
+    order = np.empty(size, dtype=np.int64)
+    fill = start.copy()
+    for st in range(size):
+        order[fill[level[st]]] = st
+        fill[level[st]] += 1
+    # every entry read below was written a step before (a multiset one card smaller)
+    backward = np.empty((u + 1, size), dtype=np.float64)
+    backward[u, 0] = 1.0
+    for i in range(u - 1, -1, -1):
+        p = unknown[i]
+        lv = u - i
+        for j in range(start[lv], start[lv + 1]):
+            st = order[j]
+            bits = masks[p] & avail[st]
+            acc = 0.0
+            c = 0
+            while bits:
+                if bits & 1:
+                    acc += weights[p, c] * backward[i + 1, st - stride[c]]
+                bits >>= 1
+                c += 1
+            backward[i, st] = acc
+    full = size - 1    # every digit at its maximum: nothing placed yet
+    z = backward[0, full]
+    if z <= 0.0:
+        return False
+    forward = np.zeros(size, dtype=np.float64)
+    forward[full] = 1.0
+    for i in range(u):
+        p = unknown[i]
+        lv = u - i
+        for j in range(start[lv], start[lv + 1]):
+            st = order[j]
+            f = forward[st]
+            if f == 0.0:
+                continue
+            bits = masks[p] & avail[st]
+            c = 0
+            while bits:
+                if bits & 1:
+                    share = f * weights[p, c]
+                    out[p, c] += share * backward[i + 1, st - stride[c]]
+                    forward[st - stride[c]] += share
+                bits >>= 1
+                c += 1
+        for c in range(nc):
+            out[p, c] /= z
+    return True
+
+
+@jit
+def _belief(rules, know, seat, weight, out):
+    """out[p, c] for p < n: the probability that `seat` gives character c at position p,
+    from its own knowledge row, the public claims and its team's signals (module
+    docstring); `weight` is the claims' likelihood ratio. Returns whether the seat's
+    knowledge admits an arrangement of the deck (else each mask uniformly)."""
+    n = rules[k.R_N]
+    masks = np.empty(n, dtype=np.int64)
+    for p in range(n):
+        masks[p] = know[K_CAND + seat * k.MAX_POSITIONS + p]
+    weights = np.empty((n, k.NUM_CHARACTERS), dtype=np.float64)
+    _evidence(rules, know, seat, weight, weights)
+    return _marginals(rules, masks, weights, out)
+
+
+@jit
+def _public_belief(rules, state, know, weight, out):
+    """The belief of a seat that knows only what is public: the face-up cards, the deck
+    and the claims; what the sound default assumes another seat knows of a position it
+    has not looked at. Reads the public state (face-up cards) and the claims only."""
+    n = rules[k.R_N]
+    masks = np.empty(n, dtype=np.int64)
+    for p in range(n):
+        masks[p] = 1 << state[k.S_CARD + p] if state[k.S_FACEUP + p] else FULL_MASK
+    weights = np.empty((n, k.NUM_CHARACTERS), dtype=np.float64)
+    _evidence(rules, know, -1, weight, weights)
+    return _marginals(rules, masks, weights, out)

@@ -1,0 +1,44 @@
+"""A seat's belief about the cards, from Python: the probability of each character at
+each position given what the seat has observed in a round (docs/sound-play.md, "The
+belief"; the kernel is solver.knowledge._belief)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from game_def import kernels as k
+from game_def.errors import RobinWoodError
+from game_def.kernels import jit
+
+from ._belief import DEFAULT_CLAIM_WEIGHT, _belief
+from ._kernels import _initial_knowledge, _observe
+
+
+@jit
+def _knowledge_after(rules, history):
+    """The knowledge array after the action ids of `history` (chance included)."""
+    state = k.initial_state(rules)
+    know = _initial_knowledge(state, rules)
+    for a in history:
+        before = state.copy()
+        k.apply_action(state, rules, a)
+        _observe(know, before, a, state, rules)
+    return know
+
+
+def seat_belief(state, seat: int, claim_weight: float = DEFAULT_CLAIM_WEIGHT) -> np.ndarray:
+    """[position, character] probabilities `seat` gives the cards of the robin_wood state
+    `state` (an OpenSpiel state of game_def's game), each unchallenged claim weighted by
+    the likelihood ratio `claim_weight` (at least 1)."""
+    rules = state.get_game().rules
+    players = int(rules[k.R_PLAYERS])
+    if not 0 <= seat < players:
+        raise RobinWoodError(f"seat {seat} is not a seat of this {players}-player game: give "
+                             f"0 to {players - 1}")
+    if not claim_weight >= 1.0:   # nan fails too
+        raise RobinWoodError(f"claim_weight={claim_weight!r} must be a likelihood ratio of "
+                             f"at least 1")
+    know = _knowledge_after(rules, np.asarray(state.history(), dtype=np.int64))
+    out = np.zeros((int(rules[k.R_N]), k.NUM_CHARACTERS))
+    _belief(rules, know, seat, float(claim_weight), out)
+    return out

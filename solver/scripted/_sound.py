@@ -1,0 +1,437 @@
+"""The sound default (docs/sound-play.md): every decision by its one-step expected value
+under the seat's belief about the cards, at any table size.
+
+- **Belief**: solver.knowledge's exact marginals of the seat's candidate masks, the
+  deck's counts and the public claims, each claim weighted by a likelihood ratio.
+- **Values**: a round's value for a seat from the lives (strikes left) at the table:
+  its side wins with the share of the lives it holds (payoff +1 for a win, -1/(N-1)
+  for a loss, -1 for a team's loss). A strike's value is the change it makes.
+- **Responses**: challenge when the belief that the claim is false, q, exceeds the
+  claim's break-even S_me / (S_me + S_claimant + W): S_me what the responder loses by a
+  strike (a true claim), S_claimant what it gains by the claimant's (a false one), W
+  what the claim's power costs it when it runs (it runs unless a false claim is caught;
+  `_break_even` has the case of a strike that eliminates the responder). A partner's
+  claim is never challenged.
+- **After a peek**: silent, the truth or another claim, whichever is worth most, each
+  claim's chance of being challenged taken from the same rule as the other seats would
+  apply it to what is public (and to what they saw, where they looked).
+- **Turns and powers**: sure wins first; peek the card it knows least; unmask the
+  likeliest cards of the target camp; shuffle with the Deputy the cards others have
+  looked at; look with the Witch where its own knowledge is weakest.
+
+Its settings are one small array (`P_*`, SOUND_DEFAULTS when it is a table's fallback).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from game_def import kernels as k
+from game_def.kernels import jit
+
+from solver.knowledge import kernels as ab
+
+from ._helpers import _known, _spread
+from ._league import (_add, _peek_winning_leader, _target, _unmask_wins,
+                      _use_winning_leader)
+
+SOUND = 30
+P_CLAIM_WEIGHT = 0     # the likelihood ratio of a claim in the belief
+P_TEMPO = 1            # what an extra turn (the Companion) is worth, payoff units
+P_POWER_VALUE = 2      # what the Monk's, Witch's, Deputy's or Innkeeper's power is worth
+P_BLUFF_CAUGHT = 3     # the least chance it gives a false claim of its own of being caught
+NUM_SOUND_PARAMS = 4
+SOUND_DEFAULTS = np.array([ab.DEFAULT_CLAIM_WEIGHT, 0.05, 0.02, 0.75])
+
+
+# ----- values ---------------------------------------------------------------------------
+@jit
+def _lives(state, rules, lives):
+    """Strikes left per seat (0 once eliminated) into lives[:players]."""
+    for s in range(rules[k.R_PLAYERS]):
+        lives[s] = max(rules[k.R_STRIKES] - state[k.S_STRIKES + s], 0)
+
+
+@jit
+def _side(rules, a, b):
+    """Are seats a and b on one side (the same seat, or partners in team mode)?"""
+    return a == b or (rules[k.R_TEAMS] > 0 and a % 2 == b % 2)
+
+
+@jit
+def _value(rules, lives, seat):
+    """`seat`'s value of the round when each side wins with the share of the table's
+    lives it holds (module docstring)."""
+    players = rules[k.R_PLAYERS]
+    total = 0.0
+    mine = 0.0
+    for s in range(players):
+        total += lives[s]
+        if _side(rules, s, seat):
+            mine += lives[s]
+    if total <= 0.0:
+        return 0.0
+    p = mine / total
+    loss = 1.0 if rules[k.R_TEAMS] > 0 else 1.0 / (players - 1)
+    return p - (1.0 - p) * loss
+
+
+@jit
+def _after_strike(rules, lives, seat, victim):
+    """`seat`'s value once `victim` takes a strike."""
+    lives[victim] -= 1
+    v = _value(rules, lives, seat)
+    lives[victim] += 1
+    return v
+
+
+@jit
+def _lost(rules, seat):
+    """`seat`'s payoff when another side completes an unmasking."""
+    return -1.0 if rules[k.R_TEAMS] > 0 or rules[k.R_PLAYERS] == 2 else \
+        -1.0 / (rules[k.R_PLAYERS] - 1)
+
+
+@jit
+def _camp_share(belief, p, leader):
+    """P(the card at p is in the camp `leader`'s power unmasks)."""
+    target = _target(leader)
+    follower = k.COMPANION if target == k.ROBIN else k.DEPUTY
+    return belief[p, target] + belief[p, follower]
+
+
+@jit
+def _my_unmasking(state, rules, belief, leader):
+    """P(an unmasking by `leader`'s power, run now by the seat whose belief this is,
+    finds every face-down card of the target camp without a miss): it reveals the cards
+    it knows first, then guesses the likeliest ones (the product of the largest shares,
+    as if independent)."""
+    n = rules[k.R_N]
+    target = _target(leader)
+    follower = k.COMPANION if target == k.ROBIN else k.DEPUTY
+    needed = rules[k.R_COUNTS + target] + rules[k.R_COUNTS + follower]
+    shares = np.zeros(n, dtype=np.float64)
+    for p in range(n):
+        s = _camp_share(belief, p, leader)
+        if state[k.S_FACEUP + p]:
+            needed -= round(s)
+        elif s >= 1.0 - 1e-12:
+            needed -= 1
+        else:
+            shares[p] = s
+    chance = 1.0
+    for _ in range(max(needed, 0)):
+        best = 0
+        for p in range(n):
+            if shares[p] > shares[best]:
+                best = p
+        chance *= shares[best]
+        shares[best] = 0.0
+    return chance
+
+
+@jit
+def _their_unmasking(state, rules, know, seat, belief, leader):
+    """P(another seat's unmasking by `leader`'s power succeeds), as `seat` sees it: it
+    needs every face-down card of the target camp at a position some other seat has
+    looked at (the knowledge array's look marks); guesses are not counted."""
+    chance = 1.0
+    for p in range(rules[k.R_N]):
+        if not state[k.S_FACEUP + p] and \
+                know[ab.K_OTHER_LOOKED + seat * k.MAX_POSITIONS + p] == 0:
+            chance *= 1.0 - _camp_share(belief, p, leader)
+    return chance
+
+
+@jit
+def _power_gain(settings, state, rules, lives, seat, actor, power, unmask_chance):
+    """What `power` running for `actor` is worth to `seat` (negative when it costs it):
+    an unmasking succeeds with `unmask_chance` (a win for the actor's side) and otherwise
+    costs the actor a strike; the Companion's extra turn and the other powers are
+    worth their settings to the side that runs them."""
+    now = _value(rules, lives, seat)
+    sign = 1.0 if _side(rules, seat, actor) else -1.0
+    if power == k.ROBIN or power == k.SHERIFF:
+        win = 1.0 if sign > 0 else _lost(rules, seat)
+        return (unmask_chance * (win - now)
+                + (1.0 - unmask_chance) * (_after_strike(rules, lives, seat, actor) - now))
+    if power == k.COMPANION:
+        return sign * settings[P_TEMPO]
+    if power == k.MONK or power == k.WITCH or power == k.DEPUTY or power == k.INNKEEPER:
+        return sign * settings[P_POWER_VALUE]
+    return 0.0
+
+
+@jit
+def _break_even(rules, lives, seat, claimant, power_cost):
+    """The challenge break-even of `seat` against `claimant`'s claim (module docstring):
+    the belief that it is false above which a challenge gains on average; 1 (never)
+    when nothing can be gained. `power_cost` is W, what the claim's power costs `seat`
+    when it runs. Challenging a true claim costs a strike and the power still runs, unless
+    that strike eliminates `seat`, whose round is then lost whatever the power does:
+    q > (S_me - (1 - kappa) W) / (S_me + S_claimant + kappa W), kappa 1 if `seat`
+    survives its strike, else 0 (docs/sound-play.md derives it)."""
+    now = _value(rules, lives, seat)
+    s_me = now - _after_strike(rules, lives, seat, seat)
+    s_them = _after_strike(rules, lives, seat, claimant) - now
+    kappa = 1.0 if lives[seat] > 1 else 0.0
+    total = s_me + s_them + kappa * power_cost
+    if total <= 0.0:
+        return 1.0
+    return min(max((s_me - (1.0 - kappa) * power_cost) / total, 0.0), 1.0)
+
+
+# ----- responses ---------------------------------------------------------------------------
+@jit
+def _claim_false(belief, pos, said):
+    return 1.0 - belief[pos, said]
+
+
+@jit
+def _challenge(settings, state, rules, know, seat, belief, lives):
+    """1.0 to challenge the claim on the table, else 0.0 (module docstring)."""
+    claimant = state[k.S_ACTOR]
+    if _side(rules, seat, claimant):
+        return 0.0
+    pos = state[k.S_PEEK_POS]
+    said = state[k.S_ANNOUNCED]
+    q = _claim_false(belief, pos, said)
+    if q <= 0.0:
+        return 0.0
+    if q >= 1.0:
+        return 1.0
+    chance = 0.0
+    if said == k.ROBIN or said == k.SHERIFF:
+        chance = _their_unmasking(state, rules, know, seat, belief, said)
+    cost = -_power_gain(settings, state, rules, lives, seat, claimant, said, chance)
+    return 1.0 if q > _break_even(rules, lives, seat, claimant, cost) else 0.0
+
+
+# ----- after a peek ----------------------------------------------------------------------------
+@jit
+def _caught(settings, state, rules, know, seat, public, lives, pos, said, truth, my_chance):
+    """The chance that a claim of `said` at `pos` by `seat` is challenged, as the other
+    seats would decide by the sound rule: a seat that has looked at the card (the look
+    mark says some other seat has) knows whether it is true; the others weigh the public
+    belief by the claim. A false claim is caught at least P_BLUFF_CAUGHT of the time."""
+    weight = settings[P_CLAIM_WEIGHT]
+    false = said != truth
+    if know[ab.K_OTHER_LOOKED + seat * k.MAX_POSITIONS + pos]:
+        return 1.0 if false else 0.0
+    prior = public[pos, said]
+    q = 1.0 - prior * weight / (prior * weight + 1.0 - prior) if prior < 1.0 else 0.0
+    caught = 0.0
+    for other in range(rules[k.R_PLAYERS]):
+        if _side(rules, other, seat) or lives[other] <= 0:
+            continue
+        cost = -_power_gain(settings, state, rules, lives, other, seat, said, my_chance)
+        if q > _break_even(rules, lives, other, seat, cost):
+            caught = 1.0
+    if false:
+        caught = max(caught, settings[P_BLUFF_CAUGHT])
+    return caught
+
+
+@jit
+def _announce_values(settings, state, rules, know, seat, belief, lives, legal, m, values):
+    """values[i]: the worth of legal[i] after a peek, silent being 0 (module docstring)."""
+    n = rules[k.R_N]
+    base = 4 * n
+    pos = state[k.S_PEEK_POS]
+    truth = _known(know, seat, pos)    # the card it has just peeked
+    public = np.empty((n, k.NUM_CHARACTERS), dtype=np.float64)
+    ab.public_belief(rules, state, know, settings[P_CLAIM_WEIGHT], public)
+    now = _value(rules, lives, seat)
+    for i in range(m):
+        code = legal[i] - base
+        values[i] = 0.0
+        if code < k.A_ANNOUNCE or code >= k.A_CHALLENGE:
+            continue   # silent
+        said = code - k.A_ANNOUNCE
+        chance = 0.0
+        if said == k.ROBIN or said == k.SHERIFF:
+            chance = 1.0 if _unmask_wins(rules, know, seat, said) else \
+                _my_unmasking(state, rules, belief, said)
+        gain = _power_gain(settings, state, rules, lives, seat, seat, said, chance)
+        caught = _caught(settings, state, rules, know, seat, public, lives, pos, said,
+                         truth, chance)
+        if said == truth:   # a challenger pays a strike, and the power runs anyway
+            punish = 0.0
+            for other in range(rules[k.R_PLAYERS]):
+                if not _side(rules, other, seat) and lives[other] > 0:
+                    punish = max(punish, _after_strike(rules, lives, seat, other) - now)
+            values[i] = gain + caught * punish
+        else:
+            values[i] = (1.0 - caught) * gain - caught * (
+                now - _after_strike(rules, lives, seat, seat))
+
+
+@jit
+def _best(values, legal, m, prefer, w):
+    """Weight 1 on the legal actions of the largest value (within 1e-9), only `prefer`
+    among them if it is one."""
+    top = -1e300
+    for i in range(m):
+        top = max(top, values[i])
+    for i in range(m):
+        if values[i] >= top - 1e-9 and legal[i] == prefer:
+            w[i] = 1.0
+            return
+    for i in range(m):
+        if values[i] >= top - 1e-9:
+            w[i] = 1.0
+
+
+# ----- turns and powers ------------------------------------------------------------------------
+@jit
+def _uncertainty(belief, p):
+    """1 - the largest probability of any character at p (0 for a card it knows)."""
+    top = 0.0
+    for c in range(k.NUM_CHARACTERS):
+        top = max(top, belief[p, c])
+    return 1.0 - top
+
+
+@jit
+def _peek_least_known(state, rules, know, seat, belief, legal, m, w):
+    """Peek at the face-down card it knows least, among those that cannot be a Traitor
+    when there are such; ties evenly."""
+    n = rules[k.R_N]
+    best = -1.0
+    safe = False
+    for i in range(m):
+        a = legal[i]
+        if a < n and belief[a, k.TRAITOR] == 0.0 and _known(know, seat, a) < 0:
+            safe = True
+    for i in range(m):
+        a = legal[i]
+        if a < n and (not safe or belief[a, k.TRAITOR] == 0.0):
+            best = max(best, _uncertainty(belief, a))
+    for i in range(m):
+        a = legal[i]
+        if a < n and (not safe or belief[a, k.TRAITOR] == 0.0) and \
+                _uncertainty(belief, a) >= best - 1e-12 and best > 0.0:
+            w[i] = 1.0
+
+
+@jit
+def _turn(settings, state, rules, know, seat, belief, lives, legal, m, w):
+    n = rules[k.R_N]
+    if _use_winning_leader(state, rules, know, seat, legal, m, w):
+        return
+    if _peek_winning_leader(state, rules, know, seat, legal, m, w):
+        return
+    # a face-up leader whose unmasking is worth more than a turn (no challenge)
+    best = settings[P_TEMPO]
+    for i in range(m):
+        a = legal[i]
+        if n <= a < 2 * n:
+            c = state[k.S_CARD + a - n]
+            if c == k.ROBIN or c == k.SHERIFF:
+                gain = _power_gain(settings, state, rules, lives, seat, seat, c,
+                                   _my_unmasking(state, rules, belief, c))
+                best = max(best, gain)
+    for i in range(m):
+        a = legal[i]
+        if n <= a < 2 * n:
+            c = state[k.S_CARD + a - n]
+            if (c == k.ROBIN or c == k.SHERIFF) and _power_gain(
+                    settings, state, rules, lives, seat, seat, c,
+                    _my_unmasking(state, rules, belief, c)) >= best > settings[P_TEMPO]:
+                w[i] = 1.0
+    if w.sum() > 0:
+        return
+    _peek_least_known(state, rules, know, seat, belief, legal, m, w)
+    if w.sum() == 0:   # nothing left to learn: any face-down card but a Traitor
+        for i in range(m):
+            if legal[i] < n and _known(know, seat, legal[i]) != k.TRAITOR:
+                w[i] = 1.0
+
+
+@jit
+def _reveal(state, rules, belief, legal, m, w):
+    """Reveal the likeliest card of the target camp (a known one first)."""
+    n = rules[k.R_N]
+    leader = state[k.S_POWER]
+    best = -1.0
+    for i in range(m):
+        best = max(best, _camp_share(belief, legal[i] - 2 * n, leader))
+    for i in range(m):
+        if _camp_share(belief, legal[i] - 2 * n, leader) >= best - 1e-12:
+            w[i] = 1.0
+
+
+@jit
+def _pick(state, rules, know, seat, belief, legal, m, w):
+    """The power's target (module docstring): the Deputy the cards others have looked
+    at (those it cannot place first), the Witch the card it knows least (one others have
+    looked at first), the Monk a card it cannot place, most likely in a camp, face up;
+    the Innkeeper the card it knows of the most use (a leader, then a camp card)."""
+    n = rules[k.R_N]
+    power = state[k.S_POWER]
+    score = np.full(m, -1.0)
+    for i in range(m):
+        p = legal[i] - 3 * n
+        looked = know[ab.K_OTHER_LOOKED + seat * k.MAX_POSITIONS + p] > 0
+        unknown = _known(know, seat, p) < 0
+        if power == k.DEPUTY:
+            score[i] = 2.0 * looked + unknown + 0.1 * _uncertainty(belief, p)
+        elif power == k.WITCH:
+            score[i] = _uncertainty(belief, p) + 0.5 * looked if unknown else 0.0
+        elif power == k.MONK:
+            if not state[k.S_FACEUP + p] and unknown:
+                score[i] = (_camp_share(belief, p, k.ROBIN)
+                            + _camp_share(belief, p, k.SHERIFF))
+        elif power == k.INNKEEPER:
+            c = _known(know, seat, p)
+            if c >= 0 and not state[k.S_FACEUP + p]:
+                score[i] = 3.0 if c == k.ROBIN or c == k.SHERIFF else (
+                    2.0 if c == k.COMPANION or c == k.DEPUTY else 1.0)
+    best = score.max()
+    if best < 0.0:
+        return   # uniform
+    for i in range(m):
+        if score[i] >= best - 1e-12:
+            w[i] = 1.0
+
+
+@jit
+def _name(state, rules, know, seat, legal, m, w):
+    """The Innkeeper names the character it knows at its pick (else uniformly)."""
+    c = _known(know, seat, state[k.S_PICK])
+    if c >= 0:
+        _add(w, legal, m, 4 * rules[k.R_N] + k.A_NAME + c, 1.0)
+
+
+@jit
+def _sound_probs(settings, state, rules, know, seat, legal, m, out):
+    """Probabilities of the legal actions legal[:m] for the sound default in `seat`,
+    written into out[:m] (module docstring); `settings` is indexed by P_*."""
+    n = rules[k.R_N]
+    phase = state[k.S_PHASE]
+    w = np.zeros(m, dtype=np.float64)
+    belief = np.empty((n, k.NUM_CHARACTERS), dtype=np.float64)
+    ab.belief(rules, know, seat, settings[P_CLAIM_WEIGHT], belief)
+    lives = np.zeros(k.MAX_PLAYERS, dtype=np.float64)
+    _lives(state, rules, lives)
+    if phase == k.PH_TURN:
+        _turn(settings, state, rules, know, seat, belief, lives, legal, m, w)
+    elif phase == k.PH_AFTER_PEEK:
+        values = np.zeros(m, dtype=np.float64)
+        _announce_values(settings, state, rules, know, seat, belief, lives, legal, m,
+                         values)
+        truth = _known(know, seat, state[k.S_PEEK_POS])
+        _best(values, legal, m, 4 * n + k.A_ANNOUNCE + truth, w)
+    elif phase == k.PH_RESPOND:
+        challenge = _challenge(settings, state, rules, know, seat, belief, lives)
+        for i in range(m):
+            w[i] = challenge if legal[i] == 4 * n + k.A_CHALLENGE else 1.0 - challenge
+    elif phase == k.PH_REVEAL:
+        _reveal(state, rules, belief, legal, m, w)
+    elif phase == k.PH_PICK:
+        _pick(state, rules, know, seat, belief, legal, m, w)
+    elif phase == k.PH_WITCH_CHOICE:
+        _add(w, legal, m, 4 * n + k.A_KEEP, 1.0)
+    elif phase == k.PH_NAME:
+        _name(state, rules, know, seat, legal, m, w)
+    _spread(out, legal, m, w)
