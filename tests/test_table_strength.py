@@ -140,7 +140,11 @@ def test_strength_values_equal_openspiel_and_wins_equal_the_balance_walk(spec):
                 balance.side_wins[side], abs=1e-12)
             row = result.rows[(result.rows["opponent"] == name)
                               & (result.rows["seat"] == "+".join(map(str, seats)))]
-            assert row["win_share"].iloc[0] == pytest.approx(balance.side_wins[side])
+            # a draw (the turn cap) counts 1/N of a win, as by play
+            draws = balance.rates()["turn_cap_rate"]
+            assert row["win_share"].iloc[0] == pytest.approx(
+                balance.side_wins[side] + result.fair_share * draws, abs=1e-12)
+            assert row["draws"].iloc[0] == pytest.approx(draws, abs=1e-12)
     # The scripted player's values in OpenSpiel against itself equal the projection's.
     scripted = _Scripted(game, "bluffer")
     values = expected_game_score.policy_value(game.new_initial_state(),
@@ -165,3 +169,36 @@ def test_exploit_measures_a_three_player_run_and_the_report_shows_it(tmp_path):
     assert report.exit_code == 0, report.output
     assert "Against scripted players" in (tmp_path / "rep" / "report.md").read_text()
     assert load_strategy(run).game.num_players() == 3
+
+
+def test_exact_win_shares_count_a_draw_as_the_fair_share_and_sum_to_one():
+    """Fails on the old convention (a draw as 0): this tree draws at the turn cap, so
+    the seats' self-play shares would sum to less than 1."""
+    variant = game_def.parse(RSPX3)
+    tree = build_robinwood_tree(variant)
+    solver = CFRSolver(tree, "cfr+")
+    solver.step(20)
+    result = table_strength(variant, tree, solver.average_strategy(),
+                            opponents=("uniform",))
+    rows = result.rows
+    assert (rows["draws"] > 0.01).all()
+    assert rows["self_play_share"].sum() == pytest.approx(1.0, abs=1e-12)
+    assert np.allclose(rows["win_share"], rows["wins"] + rows["draws"] / 3, atol=1e-12)
+
+
+def test_table_strength_files_say_how_they_count_a_draw(tmp_path):
+    from solver.evaluation.run_files import (DRAWS, OLD_EXACT_DRAWS, OLD_PLAY_DRAWS,
+                                             read_table_strength, read_table_strength_data,
+                                             write_table_strength)
+
+    summary = {"uniform": {"win_share": 0.4, "fair_share": 1 / 3}}
+    write_table_strength(tmp_path, {"variant": RSPX3, "summary": summary})
+    assert json.loads((tmp_path / "table_strength.json").read_text())["draws"] == DRAWS
+    assert read_table_strength(tmp_path)["draws"].tolist() == [DRAWS]
+    # files written before the field: exact counted a draw as 0, by play as 1/N
+    (tmp_path / "table_strength.json").write_text(json.dumps({"summary": summary}))
+    assert read_table_strength_data(tmp_path)["draws"] == OLD_EXACT_DRAWS
+    assert "counts 0" in read_table_strength(tmp_path)["draws"].iloc[0]
+    (tmp_path / "table_strength.json").write_text(json.dumps({"summary": summary,
+                                                              "method": "play"}))
+    assert read_table_strength(tmp_path)["draws"].iloc[0] == OLD_PLAY_DRAWS

@@ -7,6 +7,12 @@
   with its held-out players, its fallback rules' copies and its coverage as parts);
 - `search.json`: the strategy played with play-time search (`search_run`).
 
+A win share in table_strength.json counts a drawn round as 1/N of a win (1/2 a team's),
+exact and by play alike; every file written says so in its `draws` field. A file
+without it was written before 2026-12-06: by play it counted a draw 1/N already, exactly
+it counted a draw as 0, and its reader says so (`draws` in the data and in every
+summary frame it reads).
+
 Each is written atomically (solver.store) and read back as the reports read it: a
 missing file is None, a damaged one a `MeasurementFileError` naming the command that
 writes it again.
@@ -26,6 +32,11 @@ from solver.store import atomic_write_bytes
 STRENGTH = "strength.json"
 TABLE_STRENGTH = "table_strength.json"
 SEARCH = "search.json"
+# how a win share in table_strength.json counts a draw, as its `draws` field says
+DRAWS = "a draw counts 1/N of a win (1/2 for a team)"
+OLD_EXACT_DRAWS = ("a draw counts 0 (exact file written before 2026-12-06; "
+                   "`robinwood exploit RUN` writes it again with a draw as 1/N)")
+OLD_PLAY_DRAWS = "a draw counts 1/N of a win (by play, written before 2026-12-06)"
 # the parts of table_strength.json besides its main summary
 TABLE_PARTS = ("held_out", "fallback_rules", "coverage")
 
@@ -92,19 +103,32 @@ def table_part(frame: pd.DataFrame, seed: int, rows: list | None = None) -> dict
 
 def write_table_strength(run_dir, data: dict) -> Path:
     """Write RUN/table_strength.json: `rows` and `summary` (the strategy against copies of
-    each scripted player), and optionally the parts of TABLE_PARTS (`table_part`)."""
+    each scripted player), and optionally the parts of TABLE_PARTS (`table_part`);
+    stamped (in `data` too) with how a win share counts a draw (`draws`)."""
+    data["draws"] = DRAWS
     return _write(run_dir, TABLE_STRENGTH, data)
 
 
+def draws_rule(data: dict) -> str:
+    """How the win shares of a table_strength.json's data count a draw: its `draws`
+    field, or for a file written before the field, what its method did."""
+    if "draws" in data:
+        return str(data["draws"])
+    return OLD_PLAY_DRAWS if data.get("method") == "play" else OLD_EXACT_DRAWS
+
+
 def read_table_strength_data(run_dir) -> dict | None:
-    """RUN/table_strength.json as written, or None when it was never written."""
+    """RUN/table_strength.json as written, or None when it was never written; `draws`
+    says how its win shares count a draw (draws_rule: files written before the field
+    get what their method did)."""
     path = Path(run_dir) / TABLE_STRENGTH
     if not path.exists():
         return None
     try:
         data = json.loads(path.read_text())
         data["summary"]
-    except (ValueError, KeyError, TypeError):
+        data["draws"] = draws_rule(data)
+    except (ValueError, KeyError, TypeError, AttributeError):
         raise _damaged(path, "exploit", run_dir) from None
     return data
 
@@ -112,7 +136,9 @@ def read_table_strength_data(run_dir) -> dict | None:
 def read_table_strength(run_dir, part: str | None = None) -> pd.DataFrame | None:
     """RUN/table_strength.json's summary per opponent, or None when it was never written;
     part="held_out", "fallback_rules" or "coverage": that part's summary (None when the
-    file has none: exact runs and files written before the part existed)."""
+    file has none: exact runs and files written before the part existed). Every frame
+    has a `draws` column: how its win shares count a draw (an exact file written before
+    2026-12-06 counted it as 0, and says so)."""
     if part is not None and part not in TABLE_PARTS:
         raise ValueError(f"{part!r} is not a part of {TABLE_STRENGTH}: "
                          f"{', '.join(TABLE_PARTS)}")
@@ -120,6 +146,7 @@ def read_table_strength(run_dir, part: str | None = None) -> pd.DataFrame | None
     if data is None:
         return None
     path = Path(run_dir) / TABLE_STRENGTH
+    data_draws = data["draws"]
     try:
         if part is not None:
             if part not in data:
@@ -129,4 +156,5 @@ def read_table_strength(run_dir, part: str | None = None) -> pd.DataFrame | None
     except (ValueError, KeyError, TypeError):
         raise _damaged(path, "exploit", run_dir) from None
     frame.index.name = "opponent"
+    frame["draws"] = data_draws
     return frame

@@ -1,7 +1,11 @@
 """Strength at any table size, exactly, on trees small enough to solve: a strategy in
 one seat against N-1 copies of each scripted player (solver.players.table_players),
 rotated over every seat, its chance of winning against the fair share 1/N (teams: the
-strategy's pair against a scripted pair, fair share 1/2).
+strategy's pair against a scripted pair, fair share 1/2). A win share counts a drawn
+round (the turn cap: no player paid +1) as 1/N of a win for every seat (1/2 for each
+team), as strength by play does (solver.evaluation.table_play), so that the shares sum
+to 1 and the fair share is 1/N whatever the draw rate. Files written before 2026-12-06
+by the exact measure counted a draw as 0 (solver.evaluation.run_files says which).
 
 On an exact tree the chance of winning is a sum over terminals weighted by their reach
 under the mixed profile, so the figures carry no sampling error (no intervals needed).
@@ -42,6 +46,26 @@ def win_probabilities(tree: FlatTree, strategy: np.ndarray) -> np.ndarray:
                      for p in range(tree.num_players)])
 
 
+def draw_probability(tree: FlatTree, strategy: np.ndarray) -> float:
+    """P(the round ends with no player paid +1): a draw at the turn cap."""
+    reach = reach_probabilities(tree, strategy)
+    terminal = tree.kind == TERMINAL
+    won = np.zeros(int(terminal.sum()), dtype=bool)
+    for p in range(tree.num_players):
+        won |= tree.player_payoff(p)[terminal] == 1.0
+    return float(reach[terminal][~won].sum())
+
+
+def fair_share(variant: Variant) -> float:
+    """A seat's fair share of wins: 1/N, 1/2 for a team."""
+    return 0.5 if variant.teams else 1.0 / variant.players
+
+
+def win_shares(tree: FlatTree, strategy: np.ndarray, fair: float) -> np.ndarray:
+    """Every player's win share: P(wins) + fair * P(draw)."""
+    return win_probabilities(tree, strategy) + fair * draw_probability(tree, strategy)
+
+
 def mixed(tree: FlatTree, ours: np.ndarray, theirs: np.ndarray, seats) -> np.ndarray:
     """`ours` at the infosets of `seats`, `theirs` at the others."""
     mine = np.isin(tree.infoset_player, list(seats))
@@ -51,16 +75,16 @@ def mixed(tree: FlatTree, ours: np.ndarray, theirs: np.ndarray, seats) -> np.nda
 
 @dataclasses.dataclass(frozen=True)
 class TableStrength:
-    """One row per (opponent, seat): the strategy's chance of winning there, the same
-    seat's chance when every seat plays the strategy (self-play: what the seat order
-    itself gives), and the strategy's value."""
+    """One row per (opponent, seat): the strategy's win share there (a draw 1/N), the
+    same seat's share when every seat plays the strategy (self-play: what the seat order
+    itself gives), the strategy's value, and the outright win and draw probabilities."""
 
     variant: Variant
     rows: pd.DataFrame
 
     @property
     def fair_share(self) -> float:
-        return 0.5 if self.variant.teams else 1.0 / self.variant.players
+        return fair_share(self.variant)
 
     def summary(self) -> pd.DataFrame:
         """Per opponent: the seat-averaged chance of winning, the worst seat's, the edge
@@ -91,15 +115,18 @@ def table_strength(variant: Variant, tree: FlatTree, strategy: np.ndarray,
         groups = [(0, 2), (1, 3)]
     else:
         groups = [(s,) for s in range(variant.players)]
-    self_wins = win_probabilities(tree, strategy)
+    fair = fair_share(variant)
+    self_shares = win_shares(tree, strategy, fair)
     for name in opponents:
         theirs = project_player(name, tree, n)
         for seats in groups:
             profile = mixed(tree, strategy, theirs, seats)
             wins = win_probabilities(tree, profile)
+            draw = draw_probability(tree, profile)
             values = player_values(tree, profile)
             rows.append({"opponent": name, "seat": "+".join(map(str, seats)),
-                         "win_share": wins[seats[0]],
-                         "self_play_share": self_wins[seats[0]],
-                         "value": values[seats[0]]})
+                         "win_share": wins[seats[0]] + fair * draw,
+                         "self_play_share": self_shares[seats[0]],
+                         "value": values[seats[0]], "wins": wins[seats[0]],
+                         "draws": draw})
     return TableStrength(variant, pd.DataFrame(rows))
