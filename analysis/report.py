@@ -23,8 +23,9 @@ from .compare import compare as compare_profiles
 from .pages import (PAGE_STYLE, ReportError, code_spans, dict_table, html_table, in_words,
                     markdown_table, read_convergence, save_png)
 from .statistics import ProfileStatistics, export_tables
-from .strength_notes import (bound_table, caveat, quality_note, quality_over_training,
-                             search_note, search_table, strength_tables)
+from .strength_notes import (bound_table, caveat, leak_sentence, lbr_split_table,
+                             quality_note, quality_over_training, search_note,
+                             search_table, strength_tables)
 from .summary import comparison_paragraph, summary_paragraph
 
 DEFAULT_SAMPLED_ROUNDS = 100_000
@@ -117,6 +118,19 @@ GLOSSARY = {
     "held-out (strength)": "the strongest opponent on the rounds that chose it, played "
                            "again on fresh rounds: its gain there is the stated bound, "
                            "since the largest of many noisy gains overstates",
+    "kind, sub_key (where it leaks)": "the decisions the local best response looked "
+                                      "ahead at: turn starts; after a peek, by the card "
+                                      "peeked; responses, by the claimed character; "
+                                      "powers, by the character whose power runs",
+    "gain, decisions_per_round (where it leaks)": "the advantage of the local best "
+                                                  "response's action over its "
+                                                  "continuation's there, summed over a "
+                                                  "round (the rows add up to its gain over "
+                                                  "the continuation, `all`), and how many "
+                                                  "such decisions a round a seat",
+    "precision (challenges)": "P(the claim was false | it was challenged): the share of "
+                              "challenges of that claim that caught a bluff; lo, hi its "
+                              "95% Wilson interval",
     "learned, thin, unlearned (coverage)": "share of decisions whose table entry had at "
                                            "least the run's fine_visits updates, fewer, "
                                            "or no entry (played by the fallback "
@@ -152,6 +166,10 @@ TABLE_TITLES = {
     "quality": "Strength over training: the lower bound on exploitability of each saved "
                "strategy (robinwood exploit on the run and its snapshots)",
     "coverage": "Coverage: self-play decisions on trained table entries",
+    "lbr_by_decision": "Where it leaks: the strongest local best response's gain over "
+                       "its continuation, by decision (largest first)",
+    "challenge_precision": "Challenge precision per claimed character: the share of "
+                           "challenges that caught a false claim",
     "search": "With play-time search: its seat-averaged payoff against each opponent, "
               "beside the strategy without search (robinwood search), worst first",
 }
@@ -206,6 +224,7 @@ HTML = """<!DOCTYPE html>
 <p>Each table: the value for {{ name }}, for {{ other }}, and the difference (second minus first).</p>
 {% for title, table in comparison %}<h3>{{ title }}</h3>{{ table }}{% endfor %}{% endif %}
 {% for section in sections %}<h2>{{ section.title }}</h2>
+{% if section.note %}<p>{{ section.note | code }}</p>{% endif %}
 {% for fig in section.figures %}<figure><img alt="{{ fig.caption }}" src="data:image/png;base64,{{ fig.data }}">
 <figcaption>{{ fig.caption }} (<a href="{{ fig.file }}">{{ fig.file }}</a>)</figcaption></figure>{% endfor %}
 {% for title, table in section.tables %}<h3>{{ title }}</h3>{{ table }}{% endfor %}
@@ -239,7 +258,9 @@ Each table: the value for {{ name }}, for {{ other }}, and the difference (secon
 {% endfor %}{% endif %}
 {% for section in sections %}
 ## {{ section.title }}
-{% for fig in section.figures %}
+{% if section.note %}
+{{ section.note }}
+{% endif %}{% for fig in section.figures %}
 ![{{ fig.caption }}]({{ fig.file }})
 {% endfor %}{% for title, table in section.tables %}
 ### {{ title }}
@@ -317,6 +338,9 @@ def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
     if strength is not None:
         tables["strength"], tables["coverage"] = strength_tables(strength)
         tables["bound"] = bound_table(strength)
+        split = lbr_split_table(strength)
+        if split is not None:
+            tables["lbr_by_decision"] = split
     searched = read_search(run.path) if run.metadata.get("kind") == "mccfr" else None
     if searched is not None:
         tables["search"] = search_table(searched)
@@ -344,10 +368,11 @@ def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
             images[key] = {"file": f"{key}.png", "caption": FIGURES[key],
                            "data": save_png(fig, out / f"{key}.png")}
 
-    def section(title, fig_keys, main, details, table_fn):
+    def section(title, fig_keys, main, details, table_fn, note=""):
         present = [t for t in main if t in tables and len(tables[t])]
         extra = [t for t in details if t in tables and len(tables[t])]
-        return {"title": title, "figures": [images[f] for f in fig_keys if f in images],
+        return {"title": title, "note": note,
+                "figures": [images[f] for f in fig_keys if f in images],
                 "tables": [(TABLE_TITLES.get(t, t), table_fn(tables[t])) for t in present],
                 "details": [(TABLE_TITLES.get(t, t), table_fn(tables[t])) for t in extra],
                 "detail_files": [(TABLE_TITLES.get(t, t), f"tables/{t}.{fmt}")
@@ -362,7 +387,8 @@ def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
                     ["announcement_matrix", "announcement_matrix_seat0",
                      "announcement_matrix_seat1", "bluff_rates_by_strikes",
                      "bluff_rates_by_turn"], table_fn),
-            section("Challenges", ["challenge_rates"], ["challenge_rates"],
+            section("Challenges", ["challenge_rates"],
+                    ["challenge_rates", "challenge_precision"],
                     ["challenge_rates_by_strikes", "challenge_rates_by_turn"], table_fn),
             section("Powers", [], ["power_use", "unmasking", "traitor"], ["witch_choices"],
                     table_fn),
@@ -370,8 +396,9 @@ def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
                     ["locks", "quality", "run", "evaluation"],
                     ["convergence"], table_fn),
         ] + ([section("Strength: who beats it", [],
-                      ["bound", "strength", "coverage", "search"], [],
-                      table_fn)] if strength is not None or searched is not None else [])
+                      ["bound", "strength", "lbr_by_decision", "coverage", "search"], [],
+                      table_fn, leak_sentence(strength) if strength is not None else "")]
+             if strength is not None or searched is not None else [])
 
     algo = run.metadata.get("algorithm")
     context = {

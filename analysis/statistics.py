@@ -276,6 +276,32 @@ class ProfileStatistics:
         frame = self._with_intervals(frame, "challenge_rate", "responses_per_round")
         return self._with_intervals(frame, "challenge_right_rate", "challenges_per_round")
 
+    def challenge_precision(self) -> pd.DataFrame:
+        """Per claimed character (and `all`), of the challenges of claims of it, the
+        share that caught a false claim: challenges_per_round, precision = P(the claim
+        was false | challenged), and lo, hi its 95% Wilson interval over the challenges
+        (sampled statistics; the counts are the players' probabilities summed along the
+        sampled rounds, so the interval treats their rounded total as the trials, as
+        every rate's here does; exact statistics have no sampling error and give the
+        precision itself as both ends). NaN where no claim of it was challenged. This
+        one function builds the table: a column added here (say, the precision at
+        which challenging breaks even) reaches the report and tables/ as it is."""
+        mass = self.counts.challenge.sum(axis=(0, 1, 2, 3))   # [said, true, did]
+        claims = [(c.label, mass[int(c)]) for c in self.variant.announceable]
+        claims.append(("all", sum(m for _, m in claims)))
+        rows = []
+        for name, m in claims:
+            challenged = m[:, 1].sum()
+            precision = m[0, 1] / challenged if challenged > 0 else np.nan
+            per_round = challenged / self._per
+            if self.exact or not np.isfinite(precision):
+                lo = hi = precision
+            else:
+                lo, hi = self._interval(precision, per_round)
+            rows.append({"claim": name, "challenges_per_round": per_round,
+                         "precision": precision, "lo": lo, "hi": hi})
+        return pd.DataFrame(rows).set_index("claim")
+
     def challenge_rates_by_strikes(self) -> pd.DataFrame:
         """challenge_rates split by the challenger's and the announcer's strikes."""
         m = self.counts.challenge.sum(axis=(0, 3))  # [own, announcer, said, true, did]
@@ -425,6 +451,7 @@ class ProfileStatistics:
             "bluff_rates_by_strikes": self.bluff_rates_by_strikes(),
             "bluff_rates_by_turn": self.bluff_rates_by_turn(),
             "challenge_rates": self.challenge_rates(),
+            "challenge_precision": self.challenge_precision(),
             "challenge_rates_by_strikes": self.challenge_rates_by_strikes(),
             "challenge_rates_by_turn": self.challenge_rates_by_turn(),
             "power_use": self.power_use(),

@@ -244,3 +244,49 @@ def quality_note(quality: pd.DataFrame | None) -> str:
         text += (f"{old} of those {len(quality)} measurements are selection maxima "
                  f"(written before held-out replays), which overstate on average. ")
     return text
+
+
+def lbr_split_table(strength: dict) -> pd.DataFrame | None:
+    """Where the strongest local best response gains over its continuation, by decision
+    kind and sub-key, largest first (strength.json's `lbr_by_decision`; docs/lbr.md,
+    "Where the gain comes from, by decision"). None for files written before the split
+    and for runs measured without a local best response."""
+    from solver.evaluation.strength import by_decision_table
+
+    split = strength.get("lbr_by_decision")
+    if not isinstance(split, dict) or not split.get("rows"):
+        return None
+    try:
+        return by_decision_table(split["rows"])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _decision_words(kind: str, sub: str) -> str:
+    return {"turn": "its turn starts (which card to peek or use)",
+            "after_peek": f"what it announces after peeking the {sub}",
+            "respond": f"its responses to a claimed {sub}",
+            "power": f"its play of the {sub}'s power"}.get(kind, f"{kind} {sub}")
+
+
+def leak_sentence(strength: dict) -> str:
+    """The largest leak the split shows, with its 95% interval, in a sentence (nothing
+    when strength.json has no split)."""
+    table = lbr_split_table(strength)
+    if table is None or len(table) < 2:
+        return ""
+    split = strength["lbr_by_decision"]
+    rows = table[table.index.get_level_values("kind") != "all"]
+    total = table[table.index.get_level_values("kind") == "all"].iloc[0]
+    (kind, sub), top = rows.index[0], rows.iloc[0]
+    sample = ("on its held-out replay" if split.get("sample") == "held-out replay"
+              else "on the selection sample")
+    text = (f"Where it leaks: {split['opponent']} gains {total['gain']:+.3f} ± "
+            f"{total['half_width']:.3f} a round over its continuation alone {sample} "
+            f"(the advantage of each of its lookahead decisions over the continuation's "
+            f"choice, summed over the round). The largest part comes from "
+            f"{_decision_words(kind, sub)}: {top['gain']:+.3f} ± {top['half_width']:.3f} "
+            f"a round (95%)")
+    if top["gain_lo"] <= 0:
+        text += ", an interval that holds 0: no single decision stands out"
+    return text + ". "

@@ -241,6 +241,29 @@ def exploit(run_dir, minutes, iterations, rounds, lbr_rounds, lbr_continuations,
                f"at least {every.lower:+.4f}, by {every.opponent}")
     click.echo(f"{report.unlearned_self_play:.2%} of self-play decisions found no table "
                f"entry")
+    if report.lbr_by_decision is not None:
+        click.echo("")
+        _echo_lbr_split(report.lbr_by_decision)
+
+
+def _echo_lbr_split(split: dict) -> None:
+    """Where the strongest local best response gains over its continuation, by decision
+    (strength.json's lbr_by_decision), largest first."""
+    from solver.evaluation.strength import by_decision_table
+
+    table = by_decision_table(split["rows"])
+    sample = ("its held-out replay" if split["sample"] == "held-out replay"
+              else "the selection sample")
+    click.echo(f"where {split['opponent']} gains over its continuation, by decision "
+               f"({sample}, {split['rounds']:,} rounds a seat; the advantage of its "
+               f"action over the continuation's, summed a round; 95% intervals; "
+               f"docs/lbr.md):")
+    width = max(len(f"{kind} {sub}".strip()) for kind, sub in table.index)
+    click.echo(f"  {'decision':<{width}}  {'gain a round':>18}  {'decisions a round':>17}")
+    for (kind, sub), row in table.iterrows():
+        name = f"{kind} {sub}".strip()
+        click.echo(f"  {name:<{width}}  {row['gain']:+.4f} +/- {row['half_width']:.4f}  "
+                   f"{row['decisions_per_round']:>17.3f}")
 
 
 @click.command()

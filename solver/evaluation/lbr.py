@@ -11,6 +11,12 @@ its expected gain over the agent's self-play value is at most the agent's best-r
 gain, and the seat-averaged gain is a lower bound on exploitability (NashConv / 2, the
 scale of solver.exact.best_response and solver.evaluation.exploiter). docs/lbr.md explains the method
 and its limits.
+
+The report also splits the gain over the continuation by decision (`by_decision`: turn;
+after a peek, by the card; respond, by the claim; power, by its character): at each
+lookahead decision the advantage of the action taken over the continuation's mix,
+valued on fresh rollouts, summed per round (the performance-difference lemma; docs/lbr.md,
+"Where the gain comes from, by decision").
 """
 
 from __future__ import annotations
@@ -66,7 +72,9 @@ class SeatSplit:
         """Per row: the mean advantage a round and its 95% normal half-width."""
         mean = self.sums / self.rounds
         var = np.maximum(self.squares / self.rounds - mean * mean, 0.0)
-        return mean, Z95 * np.sqrt(var / self.rounds)
+        # a row whose advantages were all 0 (equal values) keeps rounding residue
+        mean[np.abs(mean) < 1e-12] = 0.0
+        return mean, Z95 * np.sqrt(np.where(var < 1e-24, 0.0, var) / self.rounds)
 
 
 def _row_names(row: int) -> tuple[str, str]:

@@ -28,6 +28,12 @@ match again); the replay's gain and 95% interval are the stated bound
 every opponent's interval on the selection sample is widened to hold for all of them
 at once (Bonferroni). Coverage counts say how many of the strategy's decisions landed
 on a trained table entry, in self-play and against each bot.
+
+Where the strategy leaks: each local best response splits its gain over its
+continuation by decision kind and sub-key (solver.evaluation.lbr, `by_decision`), and
+the report keeps the split of the strongest (`lbr_by_decision`: its held-out replay's
+when the stated bound replays a local best response, else the strongest one's on the
+selection sample).
 """
 
 from __future__ import annotations
@@ -58,6 +64,9 @@ class Opponent:
     detail: str = ""
     rounds: int | None = None   # rounds a seat this gain was measured on
     seed: int | None = None     # the seed they were played from
+    # a local best response's gain over its continuation, by decision (LBRReport)
+    by_decision: pd.DataFrame | None = dataclasses.field(default=None, repr=False,
+                                                         compare=False)
 
     def row(self) -> dict:
         return {"opponent": self.name, "method": self.method, "gain": self.gain,
@@ -158,6 +167,7 @@ class StrengthReport:
                                         # table has not learned (None: uniform play)
     bound: Bound | None = None          # the stated bound (held-out replay)
     simultaneous: SimultaneousBound | None = None
+    lbr_by_decision: dict | None = None  # `lbr_split` (None without a local best response)
 
     def table(self) -> pd.DataFrame:
         """One row per opponent, strongest first (on the selection sample)."""
@@ -193,7 +203,42 @@ class StrengthReport:
                 "simultaneous": simultaneous.to_json(),
                 "opponents": [o.row() for o in self.opponents],
                 "coverage": {name: frame.reset_index().to_dict(orient="records")
-                             for name, frame in self.coverage.items()}}
+                             for name, frame in self.coverage.items()},
+                "lbr_by_decision": self.lbr_by_decision}
+
+
+def lbr_split(opponents: Sequence[Opponent], bound: Bound | None,
+              replayed: Opponent | None = None) -> dict | None:
+    """Where the strongest local best response's gain over its continuation comes
+    from, by decision (solver.evaluation.lbr.by_decision_frame), as strength.json keeps
+    it: from the held-out replay (`replayed`) when the stated bound replays a local
+    best response, else from the local best response with the largest gain on the
+    selection sample (whose split shares that selection's upward bias). `each` holds
+    every local best response's split on the selection sample. None without one."""
+    split = [o for o in opponents if o.by_decision is not None]
+    if not split:
+        return None
+    if (bound is not None and bound.opponent_method == "local best response"
+            and replayed is not None and replayed.by_decision is not None):
+        source, sample = replayed, "held-out replay"
+    else:
+        source, sample = max(split, key=lambda o: o.gain), "selection"
+    return {"opponent": source.name, "sample": sample, "gain": source.gain,
+            "half_width": source.half_width, "rounds": source.rounds, "seed": source.seed,
+            "rows": source.by_decision.to_dict(orient="records"),
+            "each": {o.name: o.by_decision.to_dict(orient="records") for o in split}}
+
+
+def by_decision_table(rows: Sequence[dict]) -> pd.DataFrame:
+    """A split's rows (`lbr_split`'s "rows") as a table indexed by (kind, sub-key),
+    the largest gain first and the `all` row last."""
+    frame = pd.DataFrame(list(rows))
+    total = frame[frame["kind"] == "all"]
+    frame = frame[frame["kind"] != "all"].sort_values("gain", ascending=False,
+                                                      kind="stable")
+    frame = pd.concat([frame, total]).set_index(["kind", "sub_key"])
+    return frame[["gain", "half_width", "gain_lo", "gain_hi", "decisions_per_round",
+                  "decisions"]]
 
 
 def _half(result) -> float:
@@ -230,7 +275,8 @@ def _lbr(strategy: Agent, continuation: str, rounds: int, seed: int) -> Opponent
     return Opponent(f"local best response ({continuation})", "local best response",
                     report.gain, report.half_width,
                     f"{rounds:,} rounds a seat, {report.particles} particles, "
-                    f"{regenerations} belief regenerations", rounds, seed)
+                    f"{regenerations} belief regenerations", rounds, seed,
+                    report.by_decision)
 
 
 def measure(strategy: Agent, *, rounds: int = 20_000, seed: int = 0,
@@ -296,13 +342,17 @@ def measure(strategy: Agent, *, rounds: int = 20_000, seed: int = 0,
         replays[opponent.name] = (lambda n, continuation=continuation:
                                   _lbr(strategy, continuation, n, holdout_seed + 3))
 
+    replayed: list[Opponent] = []
+
     def replay(chosen: Opponent) -> Opponent:
         n = holdout_rounds or chosen.rounds
         say(f"held-out replay of the strongest, {chosen.name}: {n:,} fresh rounds a seat")
-        return replays[chosen.name](n)
+        replayed.append(replays[chosen.name](n))
+        return replayed[-1]
 
     bound = held_out_bound(opponents, replay)
     fallback = (dataclasses.asdict(strategy.fallback) if strategy.fallback is not None
                 else None)
     return StrengthReport(strategy.name, str(variant), rounds, opponents, coverage, fallback,
-                          bound, simultaneous_bound(opponents))
+                          bound, simultaneous_bound(opponents),
+                          lbr_split(opponents, bound, replayed[0] if replayed else None))
