@@ -173,6 +173,23 @@ def bound_table(strength: dict) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("statement")
 
 
+def _learned_share(strength: dict) -> str:
+    """": N% of its self-play decisions land on learned table entries ..." (the
+    coverage table's learned share, so that the frequencies below are read as the
+    table's or the fallback's), or nothing when the file has no self-play coverage."""
+    rows = strength.get("coverage", {}).get("self-play")
+    if not isinstance(rows, list):
+        return ""
+    total = next((r for r in rows if r.get("decision") == "all"), None)
+    if total is None or not isinstance(total.get("learned"), (int, float)):
+        return ""
+    learned = total["learned"]
+    return (f": {learned:.0%} of its self-play decisions land on learned table entries "
+            f"and the rest ({1 - learned:.0%}) on thin or missing ones, where the "
+            f"fallback moves, so the frequencies below describe mostly "
+            f"{'the fallback' if learned < 0.5 else 'the table'}")
+
+
 # a lower bound on exploitability above this is called large in the report's summary
 LARGE_BOUND = 0.10
 
@@ -197,8 +214,12 @@ def caveat(metadata: dict, strength: dict | None = None) -> str:
     worst = {o["opponent"]: o for o in strength["opponents"]}
     fallback = strength.get("fallback")
     if isinstance(fallback, dict) and fallback.get("player"):
-        text += (f"It plays its table where the table has learned and the "
-                 f"{fallback['player']}'s rules elsewhere (docs/mccfr.md). ")
+        player = fallback["player"]
+        rules = ("the sound default (docs/sound-play.md)" if player == "sound"
+                 else f"the {player}'s rules")
+        text += (f"It plays its table where the table has learned and {rules} "
+                 f"elsewhere (docs/mccfr.md)")
+        text += _learned_share(strength) + ". "
     holdout = strength.get("holdout")
     if bound_method(strength) == "held-out" and isinstance(holdout, dict):
         text += (f"The strongest of {len(worst)} opponents measured against it, "

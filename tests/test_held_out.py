@@ -250,3 +250,30 @@ def test_exploit_and_report_state_held_out_results_apart(tmp_path):
     text = caveat(meta, strength)
     assert "league players with 95% confidence" in text and "held-out players" not in text
     strength_tables(strength)
+
+
+def test_the_summary_says_how_much_of_the_play_is_learned():
+    """The report's opening names the fallback and the share of self-play decisions on
+    learned entries, so that a reader knows whose frequencies follow: the table's or the
+    rules'. A file without self-play coverage says nothing of it."""
+    from analysis.strength_notes import caveat
+
+    meta = {"kind": "mccfr", "iterations": 9600, "seconds": 420}
+    coverage = [{"decision": "turn", "decisions": 10, "learned": 0.2},
+                {"decision": "all", "decisions": 100, "learned": 0.38, "thin": 0.5,
+                 "unlearned": 0.12}]
+    strength = {"exploitability_lower_bound": 0.5,
+                "exploitability_lower_bound_half_width": 0.05, "strongest": "x",
+                "opponents": [{"opponent": "x", "method": "bot", "gain": 0.5,
+                               "gain_lo": 0.45, "gain_hi": 0.55}],
+                "fallback": {"player": "sound"}, "coverage": {"self-play": coverage}}
+    text = caveat(meta, strength)
+    assert ("the sound default (docs/sound-play.md) elsewhere (docs/mccfr.md): 38% of its "
+            "self-play decisions land on learned table entries and the rest (62%)") in text
+    assert "describe mostly the fallback" in text
+    coverage[-1]["learned"] = 0.9
+    assert "describe mostly the table" in caveat(meta, strength)
+    del strength["coverage"]
+    assert "(docs/mccfr.md). " in caveat(meta, strength)
+    strength["fallback"] = {"player": "baiter"}
+    assert "the baiter's rules elsewhere (docs/mccfr.md). " in caveat(meta, strength)
