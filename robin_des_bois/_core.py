@@ -12,14 +12,18 @@ A game is two arrays: `rules` (the box contents and the action layout; index `R_
 so every offset is a constant.
 
 Every kernel lives in this one file, compiled with this package's `_jit.jit` (cached on
-disk under a digest of the package's sources).
+disk under a digest of the package's sources). The helpers and the per-move kernels
+`_legal` and `_apply` are compiled with `_jit.inline_jit`, inlined into the loops that
+call them (the simulator's, the search's rollouts); `_legal_actions` and
+`_apply_action` are the same two compiled once as kernels of their own, for callers
+outside a loop (CoreState, the search's per-candidate move).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit
+from ._jit import inline_jit, jit
 from .rules import DISPLAY_SIZE, MAX_GOLD_CARDS, MAX_PLAYERS, MAX_VALUES, COLOUR_LETTERS
 
 MAX_COLOURS = len(COLOUR_LETTERS)
@@ -46,7 +50,8 @@ R_HAND_LIMIT = 5
 R_TYPES = 6
 R_NUM_GOLD = 7
 R_NUM_SETS = 8                              # colour sets of a steal
-R_OFFSETS = 9                               # NUM_KINDS + 1 offsets of the action blocks
+R_END_DISPLAY = 9                           # 1: the game ends once the display is taken
+R_OFFSETS = 10                              # NUM_KINDS + 1 offsets of the action blocks
 R_GOLD = R_OFFSETS + NUM_KINDS + 1          # gold values, highest first
 R_SETS = R_GOLD + MAX_GOLD_CARDS            # 3 colours per set, in ActionLayout order
 R_SIZE = R_SETS + 3 * MAX_COLOUR_SETS
@@ -102,6 +107,7 @@ def rules_array(rules, layout) -> np.ndarray:
     a[R_TYPES] = rules.num_types
     a[R_NUM_GOLD] = len(rules.gold)
     a[R_NUM_SETS] = len(layout.colour_sets)
+    a[R_END_DISPLAY] = int(rules.ends_with_display)
     a[R_OFFSETS:R_OFFSETS + NUM_KINDS + 1] = layout.offsets
     a[R_GOLD:R_GOLD + len(rules.gold)] = rules.gold
     for i, s in enumerate(layout.colour_sets):
@@ -124,7 +130,7 @@ def _initial_state(rules):
     return s
 
 
-@jit
+@inline_jit
 def _current_player(s):
     ph = s[S_PHASE]
     if ph == OVER:
@@ -196,7 +202,7 @@ def _chance_outcomes(s, rules, cards, probs):
 
 
 # ===== legality =============================================================================
-@jit
+@inline_jit
 def _has_victim(s, rules):
     """Someone the player on turn may rob (I12, I14)."""
     turn, marianne = s[S_TURN], s[S_MARIANNE]
@@ -206,7 +212,7 @@ def _has_victim(s, rules):
     return False
 
 
-@jit
+@inline_jit
 def _has_stash(s, rules, hand):
     v = rules[R_VALUES]
     for colour in range(rules[R_COLOURS]):
@@ -217,7 +223,7 @@ def _has_stash(s, rules, hand):
     return False
 
 
-@jit
+@inline_jit
 def _has_value_set(s, rules, hand):
     """Three cards of one value (any colours) in the hand."""
     v, cols = rules[R_VALUES], rules[R_COLOURS]
@@ -230,15 +236,38 @@ def _has_value_set(s, rules, hand):
     return False
 
 
-@jit
+@inline_jit
+def _run_through(s, rules, hand, card):
+    """A run of three of the hand's cards through `card` (card id) in its colour."""
+    v = rules[R_VALUES]
+    value = card % v
+    first = card - value                       # the colour's value-1 card
+    for low in range(max(0, value - 2), min(value, v - 3) + 1):
+        c = hand + first + low
+        if s[c] and s[c + 1] and s[c + 2]:
+            return True
+    return False
+
+
+@inline_jit
+def _value_count(s, rules, hand, card):
+    """Cards of the hand with `card`'s value, any colour."""
+    v = rules[R_VALUES]
+    total = 0
+    for col in range(rules[R_COLOURS]):
+        total += s[hand + col * v + card % v]
+    return total
+
+
+@inline_jit
 def _can_act(s, rules, hand):
     if _has_stash(s, rules, hand):
         return True
     return _has_victim(s, rules) and _has_value_set(s, rules, hand)
 
 
-@jit
-def _legal_actions(s, rules, out):
+@inline_jit
+def _legal(s, rules, out):
     """Legal player actions, ascending, into `out`; returns the count (0 at chance nodes
     and at the end)."""
     ph = s[S_PHASE]
@@ -248,21 +277,49 @@ def _legal_actions(s, rules, out):
     if ph == TAKE:
         player = s[S_TURN]
         hand = S_HANDS + player * MAX_TYPES
+        # the display's (at most three) cards, ascending, with repeats: d0 <= d1 <= d2
+        d0 = d1 = d2 = -1
+        n = 0
         for c in range(t):
+            for _ in range(s[S_DISPLAY + c]):
+                if n == 0:
+                    d0 = c
+                elif n == 1:
+                    d1 = c
+                else:
+                    d2 = c
+                n += 1
             if s[S_DISPLAY + c]:
                 out[k] = rules[off + K_TAKE1] + c
                 k += 1
-        for a in range(t):
-            if s[S_DISPLAY + a] == 0:
-                continue
-            for b in range(a, t):
-                if s[S_DISPLAY + b] == 0 or (b == a and s[S_DISPLAY + a] < 2):
+        if n >= 2:
+            # I4: taking two obliges an action. What the hand can do already is worked
+            # out once; a pair adds only the runs and sets through its two cards.
+            stash0 = _has_stash(s, rules, hand)
+            victim = _has_victim(s, rules)
+            set0 = victim and _has_value_set(s, rules, hand)
+            base_ok = stash0 or set0
+            last_a = last_b = -1
+            for j in range(3):
+                if j == 0:
+                    a, b = d0, d1
+                elif j == 1:
+                    a, b = d0, d2
+                else:
+                    a, b = d1, d2
+                if b < 0 or (a == last_a and b == last_b):
                     continue
-                s[hand + a] += 1
-                s[hand + b] += 1
-                ok = _can_act(s, rules, hand)   # I4: taking two obliges an action
-                s[hand + a] -= 1
-                s[hand + b] -= 1
+                last_a, last_b = a, b
+                ok = base_ok
+                if not ok:
+                    s[hand + a] += 1
+                    s[hand + b] += 1
+                    ok = _run_through(s, rules, hand, a) or _run_through(s, rules, hand, b)
+                    if not ok and victim:
+                        ok = (_value_count(s, rules, hand, a) >= 3
+                              or _value_count(s, rules, hand, b) >= 3)
+                    s[hand + a] -= 1
+                    s[hand + b] -= 1
                 if ok:
                     out[k] = rules[off + K_TAKE2] + a * t - a * (a - 1) // 2 + (b - a)
                     k += 1
@@ -272,36 +329,42 @@ def _legal_actions(s, rules, out):
         if s[S_ACTED] or not s[S_TOOK_TWO]:
             out[k] = rules[off + K_END]
             k += 1
+        first = rules[off + K_STASH]
         for colour in range(cols):
+            # slide along the colour: a run ends at every third card held in a row
+            c = hand + colour * v
+            a = s[c] > 0
+            b = s[c + 1] > 0
             for low in range(v - 2):
-                c = hand + colour * v + low
-                if s[c] and s[c + 1] and s[c + 2]:
-                    out[k] = rules[off + K_STASH] + colour * (v - 2) + low
+                held = s[c + low + 2] > 0
+                if a & b & held:
+                    out[k] = first + colour * (v - 2) + low
                     k += 1
+                a = b
+                b = held
         if _has_victim(s, rules):
             nsets = rules[R_NUM_SETS]
-            have = np.empty(MAX_COLOURS, dtype=np.int64)
             for value in range(v):
                 total = 0
                 for col in range(cols):
-                    have[col] = s[hand + col * v + value]
-                    total += have[col]
+                    total += s[hand + col * v + value]
                 if total < 3:
                     continue
+                base = hand + value             # s[base + col * v]: that colour's count
                 for i in range(nsets):
                     a0 = rules[R_SETS + 3 * i]
                     a1 = rules[R_SETS + 3 * i + 1]
                     a2 = rules[R_SETS + 3 * i + 2]
-                    # the set needs have[col] >= the colour's count in it
-                    ok = True
+                    # the set needs each colour's count in the hand >= its count in it
                     if a0 == a1 and a1 == a2:
-                        ok = have[a0] >= 3
+                        ok = s[base + a0 * v] >= 3
                     elif a0 == a1:
-                        ok = have[a0] >= 2 and have[a2] >= 1
+                        ok = s[base + a0 * v] >= 2 and s[base + a2 * v] >= 1
                     elif a1 == a2:
-                        ok = have[a0] >= 1 and have[a1] >= 2
+                        ok = s[base + a0 * v] >= 1 and s[base + a1 * v] >= 2
                     else:
-                        ok = have[a0] >= 1 and have[a1] >= 1 and have[a2] >= 1
+                        ok = (s[base + a0 * v] >= 1 and s[base + a1 * v] >= 1
+                              and s[base + a2 * v] >= 1)
                     if ok:
                         out[k] = rules[off + K_STEAL] + value * nsets + i
                         k += 1
@@ -342,7 +405,7 @@ def _legal_actions(s, rules, out):
 
 
 # ===== transitions ==========================================================================
-@jit
+@inline_jit
 def _kind(rules, action):
     kind = 0
     while action >= rules[R_OFFSETS + kind + 1]:
@@ -350,7 +413,7 @@ def _kind(rules, action):
     return kind
 
 
-@jit
+@inline_jit
 def _put_in_stash(s, rules, player, card, counters):
     """A treasure enters a stash face up; three face-up of one colour turn face down (I10)."""
     v = rules[R_VALUES]
@@ -373,7 +436,7 @@ def _put_in_stash(s, rules, player, card, counters):
         counters[C_SAFE_TRIPLES] += 1
 
 
-@jit
+@inline_jit
 def _continue_refill(s, rules, counters):
     """After a card is turned or a turn ends: keep refilling, end, or pass on (I18, I19)."""
     t = rules[R_TYPES]
@@ -386,9 +449,11 @@ def _continue_refill(s, rules, counters):
         s[S_PILE_NUMBER] = 2
         counters[C_SECOND_PILES] += 1
     if s[S_PILE_NUMBER] == 2 and s[S_PILE_TOTAL] == 0:
-        s[S_PHASE] = OVER
-        return
-    if s[S_DISPLAY_TOTAL] < DISPLAY_SIZE:
+        # I19: over now (end=pile), or once the display is taken (end=display)
+        if rules[R_END_DISPLAY] == 0 or s[S_DISPLAY_TOTAL] == 0:
+            s[S_PHASE] = OVER
+            return
+    elif s[S_DISPLAY_TOTAL] < DISPLAY_SIZE:
         s[S_PHASE] = REFILL
         return
     s[S_TURN] = (s[S_TURN] + 1) % rules[R_PLAYERS]
@@ -397,7 +462,7 @@ def _continue_refill(s, rules, counters):
     s[S_ACTED] = 0
 
 
-@jit
+@inline_jit
 def _apply_chance(s, rules, card, counters):
     s[S_PILE + card] -= 1
     s[S_PILE_TOTAL] -= 1
@@ -418,7 +483,7 @@ def _apply_chance(s, rules, card, counters):
     _continue_refill(s, rules, counters)
 
 
-@jit
+@inline_jit
 def _to_discard(s, player, card):
     s[S_HANDS + player * MAX_TYPES + card] -= 1
     s[S_HAND_TOTAL + player] -= 1
@@ -426,7 +491,7 @@ def _to_discard(s, player, card):
     s[S_DISCARD_TOTAL] += 1
 
 
-@jit
+@inline_jit
 def _end_steal(s):
     s[S_SET] = s[S_SET + 1] = s[S_SET + 2] = -1
     s[S_VICTIM] = s[S_TARGET] = -1
@@ -434,7 +499,7 @@ def _end_steal(s):
     s[S_PHASE] = ACT
 
 
-@jit
+@inline_jit
 def _succeed(s, rules, counters):
     thief, victim, card = s[S_TURN], s[S_VICTIM], s[S_TARGET]
     for j in range(3):
@@ -447,7 +512,7 @@ def _succeed(s, rules, counters):
     _end_steal(s)
 
 
-@jit
+@inline_jit
 def _apply_move(s, rules, action, counters):
     mover = _current_player(s)
     kind = _kind(rules, action)
@@ -532,8 +597,8 @@ def _apply_move(s, rules, action, counters):
             _continue_refill(s, rules, counters)
 
 
-@jit
-def _apply_action(s, rules, action, counters):
+@inline_jit
+def _apply(s, rules, action, counters):
     """Apply a chance outcome (a card id) or a player action; counters tally rules."""
     ph = s[S_PHASE]
     if ph == DEAL or ph == REFILL:
@@ -543,13 +608,25 @@ def _apply_action(s, rules, action, counters):
         _apply_move(s, rules, action, counters)
 
 
+@jit
+def _legal_actions(s, rules, out):
+    """`_legal` as a kernel of its own (CoreState, the players)."""
+    return _legal(s, rules, out)
+
+
+@jit
+def _apply_action(s, rules, action, counters):
+    """`_apply` as a kernel of its own (CoreState, the players)."""
+    _apply(s, rules, action, counters)
+
+
 # ===== random play ==========================================================================
 @jit
 def _seed(seed):
     np.random.seed(seed)
 
 
-@jit
+@inline_jit
 def _random_step(s, rules, actions, counters):
     """One move: a card drawn with the pile's odds, or a uniformly random legal action."""
     ph = s[S_PHASE]
@@ -561,9 +638,9 @@ def _random_step(s, rules, actions, counters):
             c += 1
         a = c
     else:
-        k = _legal_actions(s, rules, actions)
+        k = _legal(s, rules, actions)
         a = actions[np.random.randint(k)]
-    _apply_action(s, rules, a, counters)
+    _apply(s, rules, a, counters)
     return a
 
 
@@ -614,3 +691,4 @@ def _simulate(rules, games, counters, wins, shared, all_tied, return_sum, score_
             all_tied[0] += 1
         spread_sum[0] += best - worst
         margin_sum[0] += best - second if k == 1 else 0
+

@@ -1,8 +1,15 @@
-"""The numba decorator of the Robin des Bois core, built by common.jit (the project's
+"""The numba decorators of the Robin des Bois core, built by common.jit (the project's
 one implementation, shared with game_def; this package imports no other but that
 bottom one, docs/architecture.md).
 
-Its cache directory is keyed by a digest of every source file of this package
+`jit` compiles a kernel; `inline_jit` compiles one that numba also inlines into every
+kernel calling it (numba's inline='always', at its IR level). The core's helpers and
+its per-move kernels are inlined: a call between kernels passes each array with a
+reference count taken and dropped (two atomic operations per array), and in the
+simulator's loop those calls cost about a quarter of the time (measured with perf on
+the published box, docs/robin-des-bois-rules.md, "Fast core").
+
+Their cache directory is keyed by a digest of every source file of this package
 (`_core` freezes MAX_VALUES, ... from `rules`: numba would not notice them change):
 <project>/.numba-cache/robin_des_bois-<digest>, or under NUMBA_CACHE_DIR or the
 user-wide numba cache by the same name; None where nothing can be written (compiled in
@@ -28,3 +35,6 @@ def _sources_digest(package: Path = _PACKAGE) -> str:
 
 jit = CachedJit(_PACKAGE.parent, (_PACKAGE.name,), prefix="robin_des_bois-")
 CACHE_DIR = jit.cache_dir
+# The same cache directory and locking; only numba's inline option differs.
+inline_jit = CachedJit(_PACKAGE.parent, (_PACKAGE.name,), prefix="robin_des_bois-")
+inline_jit.options = dict(inline_jit.options, inline="always")

@@ -17,7 +17,7 @@ from . import _core as k
 from ._core import (ACT, COUNTER, K_END, K_ROB, K_STASH, K_STEAL, MAX_LEGAL, MAX_PLAYERS,
                     MAX_TYPES, NUM_COUNTERS, OVER, R_OFFSETS, R_PLAYERS, R_TYPES, R_VALUES,
                     S_HAND_TOTAL, S_HANDS, S_PHASE, S_PILE, S_PILE_NUMBER, TARGET)
-from ._jit import jit
+from ._jit import inline_jit, jit
 from .rules import MAX_COPIES
 
 MAX_POOL = MAX_TYPES * MAX_COPIES
@@ -55,7 +55,7 @@ def _determinize(view, rules, player, unseen, pool, out):
             out[S_PILE + pool[i]] += 1
 
 
-@jit
+@inline_jit
 def _draw(s, rules):
     r = np.random.randint(s[k.S_PILE_TOTAL])
     c = 0
@@ -65,7 +65,7 @@ def _draw(s, rules):
     return c
 
 
-@jit
+@inline_jit
 def _greedy_choice(s, rules, actions, n):
     """The rollout policy: stash the highest run, else steal, else end; rob the highest
     treasure; counter when possible; takes, losses and discards uniformly at random."""
@@ -108,10 +108,10 @@ def _greedy_choice(s, rules, actions, n):
 def _rollout(s, rules, actions, counters):
     while s[S_PHASE] != OVER:
         if k._current_player(s) == k.CHANCE_PLAYER:
-            k._apply_action(s, rules, _draw(s, rules), counters)
+            k._apply(s, rules, _draw(s, rules), counters)
         else:
-            n = k._legal_actions(s, rules, actions)
-            k._apply_action(s, rules, _greedy_choice(s, rules, actions, n), counters)
+            n = k._legal(s, rules, actions)
+            k._apply(s, rules, _greedy_choice(s, rules, actions, n), counters)
 
 
 @jit

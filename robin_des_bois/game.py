@@ -1,7 +1,11 @@
 """Robin des Bois as an OpenSpiel game (`robin_des_bois`): GameType, Game, Observer.
 
 Laid out like OpenSpiel's `python/games/kuhn_poker.py`. The GameInfo is built from the
-parameters (rules.PARAMETER_DEFAULTS); the rules of a turn live in state.py.
+parameters (rules.PARAMETER_DEFAULTS: `box` names the box, an option at its OpenSpiel
+default 0 or '' takes the box's value); the rules of a turn live in state.py. The game
+keeps every parameter written out but the gold when it is the box's supply at that
+player count ('', so that the same parameters at another count follow the box), so
+`str(game)` names the variant and loads again with `pyspiel.load_game`.
 """
 
 from __future__ import annotations
@@ -34,8 +38,9 @@ GAME_TYPE = pyspiel.GameType(
 
 
 def max_game_length(num_cards: int) -> int:
-    """Upper bound on player moves. Each turn draws at least one card and the two piles
-    hold at most 2N cards, so at most 2N turns (2 moves: take, end). Each stash or steal
+    """Upper bound on player moves. Each turn takes at least one display card and at
+    most 2N cards ever reach the display (the two piles hold at most 2N cards), so at
+    most 2N turns (2 moves: take, end), whichever way the game ends (I19). Each stash or steal
     (at most 4 moves: steal, rob, counter, lose) removes at least one card from a hand,
     and at most 2N cards ever enter hands; so do hand-limit discards (1 move each)."""
     n = num_cards

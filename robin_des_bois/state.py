@@ -256,10 +256,13 @@ class RobinDesBoisState(pyspiel.State):
             self._pile_number = 2
             self._record_all("second pile")
         if self._pile_number == 2 and not any(self._pile):
-            self._phase = OVER  # I19: the second pile is empty: the game is over
-            self._record_all("game over")
-            return
-        if sum(self._display) < DISPLAY_SIZE:
+            # I19: the second pile is empty: the game is over (end=pile), or once the
+            # last face-up treasure has been taken (end=display): play on without refill
+            if not self._r.ends_with_display or not any(self._display):
+                self._phase = OVER
+                self._record_all("game over")
+                return
+        elif sum(self._display) < DISPLAY_SIZE:
             self._phase = REFILL
             return
         self._turn = (self._turn + 1) % self._r.players

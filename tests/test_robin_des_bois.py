@@ -48,32 +48,111 @@ def start(params: dict, hands: list[str], display: str):
 
 
 # ----- OpenSpiel conformance ----------------------------------------------------------
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_random_simulation_every_player_count(players):
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_random_simulation_every_player_count_of_the_box(players):
+    """OpenSpiel's random simulation test with the defaults (the published box) at every
+    player count the box seats."""
     game = pyspiel.load_game("robin_des_bois", {"players": players})
+    assert game.rules.box == "box" and game.rules.num_cards == 108
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_simulation_small_box(players):
+    game = pyspiel.load_game("robin_des_bois", {"box": "small", "players": players})
     pyspiel.random_sim_test(game, num_sims=4, serialize=True, verbose=False)
 
 
 def test_random_simulation_other_box():
-    game = pyspiel.load_game("robin_des_bois", {"players": 2, "colours": 3, "values": 4,
-                                                "copies": 3, "gold": "1x3+2x1",
+    game = pyspiel.load_game("robin_des_bois", {"box": "small", "players": 2, "colours": 3,
+                                                "values": 4, "copies": 3, "gold": "1x3+2x1",
                                                 "hand_size": 5, "hand_limit": 6})
     pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
 
 
+@pytest.mark.parametrize("players, gold", [(3, (3,) * 9), (4, (6, 6) + (3,) * 9),
+                                           (5, (6, 6) + (3,) * 9), (6, (6, 6) + (3,) * 9)])
+def test_the_default_is_the_published_box(players, gold):
+    """Three colours, four copies of 1-9 (108 cards), nine 3-coin and two 6-coin cards
+    with the 6s out at three players, 3 to 6 players; the game ends once the second pile
+    is used up and the display taken; a stash earns the most valuable money card left."""
+    r = pyspiel.load_game("robin_des_bois", {"players": players}).rules
+    assert (r.box, r.colours, r.values, r.copies, r.num_cards) == ("box", 3, 9, 4, 108)
+    assert r.gold == gold and r.gold_order == "high" and r.end == "display"
+    assert (r.hand_size, r.hand_limit) == (9, 9)
+    assert from_params({}).players == 3 and Rules() == from_params({})
+
+
 def test_parameters_round_trip_and_defaults():
     game = pyspiel.load_game("robin_des_bois")
-    assert game.get_parameters() == {"players": 3, "colours": 4, "values": 6, "copies": 2,
-                                     "gold": "12x1", "hand_size": 9, "hand_limit": 9}
+    assert game.get_parameters() == {"box": "box", "players": 3, "colours": 3, "values": 9,
+                                     "copies": 4, "gold": "", "gold_order": "high",
+                                     "hand_size": 9, "hand_limit": 9, "end": "display"}
     assert game.num_players() == 3
     assert str(pyspiel.load_game(str(game))) == str(game)
-    g = pyspiel.load_game("robin_des_bois", {"gold": "3+1+1"})
+    small = pyspiel.load_game("robin_des_bois", {"box": "small"})
+    assert small.get_parameters() == {"box": "small", "players": 3, "colours": 4,
+                                      "values": 6, "copies": 2, "gold": "",
+                                      "gold_order": "high", "hand_size": 9,
+                                      "hand_limit": 9, "end": "pile"}
+    assert small.rules.gold == (1,) * 12
+    g = pyspiel.load_game("robin_des_bois", {"box": "small", "gold": "3+1+1"})
     assert g.get_parameters()["gold"] == "1x3+2x1"
     assert g.rules.gold == (3, 1, 1)
+    assert str(pyspiel.load_game(str(g))) == str(g)
+    # a copy of the parameters at another player count follows the box's money
+    p = from_params({}).to_params()
+    assert from_params({**p, "players": 4}).gold == (6, 6) + (3,) * 9
+
+
+def test_variant_strings_round_trip():
+    from robin_des_bois.rules import parse_variant
+
+    assert str(Rules()) == "box"
+    assert str(parse_variant("box:players=5")) == "box:players=5"
+    v = parse_variant("small:players=2,copies=3")
+    assert (v.box, v.players, v.copies, v.colours) == ("small", 2, 3, 4)
+    assert str(v) == "small:players=2,copies=3" and parse_variant(str(v)) == v
+    low = parse_variant("box:players=4,gold_order=low")
+    assert low.gold == (3,) * 9 + (6, 6)
+    assert str(low.replace(players=3)) == "box:gold_order=low"
+    assert low.replace(players=3).gold == (3,) * 9
+
+
+@pytest.mark.parametrize("text, message", [
+    ("castle", r"unknown box 'castle': the boxes are box, small"),
+    ("players=4", r"names no box.*'box:players=4'"),
+    ("box:players", r"has no value"),
+    ("box:colors=4", r"unknown option 'colors'"),
+    ("box:players=4,players=5", r"given twice"),
+    ("box:players=x", r"players=x is not an integer"),
+    ("box:end=never", r"end='never' is not one of display, pile"),
+    ("box:gold_order=best", r"gold_order='best' is not one of high, low"),
+])
+def test_bad_variant_strings_are_one_line_errors(text, message):
+    from robin_des_bois.rules import parse_variant
+
+    with pytest.raises(RulesError, match=message) as info:
+        parse_variant(text)
+    assert "\n" not in str(info.value)
+
+
+def test_gold_order_low_earns_the_least_valuable_money_card_first():
+    """I9 `gold_order=low`: the first stash earns a 3, not a 6."""
+    state = start({"box": "box", "players": 4, "gold_order": "low"},
+                  ["R1 R2 B1 G5 G6 G7 B7 B8 B9", "R4 R5 R6 B2 B3 B4 G1 G2 G3",
+                   "R7 R8 R9 G4 G8 G9 B5 B6 R1", "R2 R3 R4 R5 R6 R7 R8 R9 G1"], "R3 G5 B5")
+    play(state, "take R3", "stash R1 R2 R3")
+    assert state.gold(0) == 3
+    high = start({"box": "box", "players": 4},
+                 ["R1 R2 B1 G5 G6 G7 B7 B8 B9", "R4 R5 R6 B2 B3 B4 G1 G2 G3",
+                  "R7 R8 R9 G4 G8 G9 B5 B6 R1", "R2 R3 R4 R5 R6 R7 R8 R9 G1"], "R3 G5 B5")
+    play(high, "take R3", "stash R1 R2 R3")
+    assert high.gold(0) == 6
 
 
 def test_every_action_string_round_trips():
-    game = pyspiel.load_game("robin_des_bois", {"players": 4})
+    game = pyspiel.load_game("robin_des_bois", {"box": "small", "players": 4})
     lay = game.layout
     strings = [lay.to_string(a) for a in range(game.num_distinct_actions())]
     assert len(set(strings)) == len(strings)
@@ -89,7 +168,7 @@ def test_every_action_string_round_trips():
 def test_setup_deals_nine_each_and_three_face_up():
     """I2: 9 cards each (hand_size), 3 face-up display cards, the rest is the pile;
     each draw weights a card by its copies left."""
-    game = pyspiel.load_game("robin_des_bois", {"players": 2})
+    game = pyspiel.load_game("robin_des_bois", {"box": "small", "players": 2})
     state = game.new_initial_state()
     assert state.is_chance_node()
     outcomes = dict(state.chance_outcomes())
@@ -107,7 +186,7 @@ def test_setup_deals_nine_each_and_three_face_up():
 # ----- taking from the display --------------------------------------------------------
 def test_take_one_or_two_and_only_then_act():
     """I3: a turn starts by taking one or two display cards; nothing else is offered."""
-    state = start({"players": 2, "hand_size": 4},
+    state = start({"box": "small", "players": 2, "hand_size": 4},
                   ["R1 G2 B3 Y4", "R6 G6 B5 Y5"], "R3 G4 Y6")
     # no pair is offered: after any two, no run and nobody to rob (I4)
     assert legal(state) == ["take R3", "take G4", "take Y6"]
@@ -121,7 +200,7 @@ def test_take_one_or_two_and_only_then_act():
 def test_taking_two_obliges_an_action():
     """I4: taking two is offered only if an action is then possible, and the turn cannot
     end before one action."""
-    state = start({"players": 2, "hand_size": 4},
+    state = start({"box": "small", "players": 2, "hand_size": 4},
                   ["R3 R4 G1 B2", "R6 G6 B5 Y5"], "R5 Y5 Y6")
     offered = legal(state)
     assert "take R5 Y6" in offered          # R3 R4 R5 can then be stashed
@@ -136,7 +215,7 @@ def test_taking_two_obliges_an_action():
 def test_stash_a_run_keeps_the_highest_and_takes_gold():
     """I5, I6, I8: three consecutive values of one colour; the highest goes face up in
     the stash, the two others are discarded; then a gold card."""
-    state = start({"players": 2, "hand_size": 4, "gold": "1x3+1x1"},
+    state = start({"box": "small", "players": 2, "hand_size": 4, "gold": "1x3+1x1"},
                   ["R3 R4 G5 R6", "R1 G6 B5 Y5"], "R5 Y1 Y2")
     play(state, "take Y1")
     assert not [a for a in legal(state) if a.startswith("stash")]   # R3 R4 R6 G5: no run
@@ -153,7 +232,7 @@ def test_stash_a_run_keeps_the_highest_and_takes_gold():
 
 def test_gold_runs_out_and_several_actions_per_turn():
     """I9, I17: the gold supply is finite; a player may act as often as he can."""
-    state = start({"players": 2, "hand_size": 6, "gold": "1x2"},
+    state = start({"box": "small", "players": 2, "hand_size": 6, "gold": "1x2"},
                   ["R1 R2 R3 G1 G2 G3", "B1 B2 B4 Y4 Y5 Y6"], "R5 Y1 Y2")
     play(state, "take R5", "stash R1 R2 R3", "stash G1 G2 G3")
     assert state.gold(0) == 2   # one gold card for the first stash, none left for the next
@@ -162,7 +241,7 @@ def test_gold_runs_out_and_several_actions_per_turn():
 
 def test_three_of_one_colour_become_safe():
     """I10: three treasures of one colour in a stash turn face down and cannot be stolen."""
-    state = start({"players": 2, "copies": 3},
+    state = start({"box": "small", "players": 2, "copies": 3},
                   ["R1 R2 R3 R2 R3 R4 R3 R4 R5", "G5 B5 Y5 G1 G2 B1 B2 Y1 Y2"], "G6 B6 Y6")
     play(state, "take G6", "stash R1 R2 R3", "stash R2 R3 R4")
     assert state.stash(0) == ["R3", "R4"] and state.safe(0) == []
@@ -177,7 +256,7 @@ def test_three_of_one_colour_become_safe():
 # ----- stealing -----------------------------------------------------------------------
 def _robbery_table(p1_extra: str = "G1 B1 B2", p0_extra: str = "Y6 Y6"):
     """P0 stashes R3 (open); P1 then holds three 5s and takes a card."""
-    state = start({"players": 2, "hand_size": 6},
+    state = start({"box": "small", "players": 2, "hand_size": 6},
                   ["R1 R2 R3 G4 " + p0_extra, "G5 G5 B5 " + p1_extra], "Y1 Y2 Y3")
     play(state, "take Y1", "stash R1 R2 R3", "end", "B4", "take Y2")
     assert state.current_player() == 1
@@ -187,7 +266,7 @@ def _robbery_table(p1_extra: str = "G1 B1 B2", p0_extra: str = "Y6 Y6"):
 def test_unstoppable_steal():
     """I11: one value in three colours: the thief takes the treasure at once, the set is
     discarded, the victim gets Marianne."""
-    state = start({"players": 2, "hand_size": 6},
+    state = start({"box": "small", "players": 2, "hand_size": 6},
                   ["R1 R2 R3 G4 Y6 Y6", "G5 R5 B5 G1 B1 B2"], "Y1 Y2 Y3")
     play(state, "take Y1", "stash R1 R2 R3", "end", "B4", "take Y2")
     assert "steal R5 G5 B5" in legal(state)
@@ -231,7 +310,7 @@ def test_counter_needs_a_card_of_that_value_and_allow_lets_it_happen():
 def test_marianne_protects_the_last_robbed_player():
     """I14: the player just robbed cannot be robbed while Marianne is his; she moves to
     the next player robbed, and the first one can be robbed again."""
-    state = start({"players": 3},
+    state = start({"box": "small", "players": 3},
                   ["R1 R2 R3 Y1 Y2 Y3 B6 B6 Y6", "G1 G2 G3 B1 B1 Y4 Y4 R2 Y5",
                    "R5 G5 B5 R6 G6 Y6 R4 G4 B4"], "B2 B3 G2")
     play(state, "take B2", "stash R1 R2 R3", "stash Y1 Y2 Y3", "end", "R1",
@@ -253,7 +332,7 @@ def test_marianne_protects_the_last_robbed_player():
 
 def test_stolen_treasure_can_complete_a_safe_colour():
     """I10 applies to stolen treasures too: R6 R6 + a stolen R3 turn face down."""
-    state = start({"players": 2},
+    state = start({"box": "small", "players": 2},
                   ["R1 R2 R3 Y1 Y1 Y2 Y2 B6 B6", "R4 R5 R6 R4 R5 R6 G4 B4 Y4"],
                   "G1 G2 G3")
     play(state, "take G1", "stash R1 R2 R3", "end", "B1", "take G2",
@@ -266,7 +345,7 @@ def test_stolen_treasure_can_complete_a_safe_colour():
 # ----- end of turn --------------------------------------------------------------------
 def test_hand_limit_discards_the_surplus_at_the_end_of_the_turn():
     """I20: more than 9 cards at the end of the turn: discard down to 9 first."""
-    state = start({"players": 2},
+    state = start({"box": "small", "players": 2},
                   ["R1 R2 G3 G4 B5 B6 Y1 Y2 Y3", "R6 G6 B5 Y5 R1 G1 B1 Y4 Y5"],
                   "R4 G5 B3")
     play(state, "take R4")
@@ -281,7 +360,7 @@ def test_hand_limit_discards_the_surplus_at_the_end_of_the_turn():
 
 def test_refill_turns_new_display_cards_then_next_player():
     """I21: at the end of the turn the display is refilled to three from the pile."""
-    state = start({"players": 2, "hand_size": 4},
+    state = start({"box": "small", "players": 2, "hand_size": 4},
                   ["R3 R4 G1 B2", "R6 G6 B5 Y5"], "R5 Y5 Y6")
     play(state, "take R5 Y6", "stash R3 R4 R5", "end")
     assert state.is_chance_node() and state.display() == ["Y5"]
@@ -298,7 +377,7 @@ def test_refill_turns_new_display_cards_then_next_player():
 def test_second_pile_and_end_of_game():
     """I18, I19, I22: when the first pile is empty the discards form the second pile;
     when it is empty the game ends; the higher score (treasures + gold) wins."""
-    params = {"players": 2, "colours": 3, "values": 3, "copies": 2, "hand_size": 3,
+    params = {"box": "small", "players": 2, "colours": 3, "values": 3, "copies": 2, "hand_size": 3,
               "gold": "1x2+1x1"}
     state = start(params, ["R1 R2 B1", "G1 G2 B2"], "R3 G3 B3")
     play(state, "take R3", "stash R1 R2 R3", "end", "R1",
@@ -322,6 +401,31 @@ def test_second_pile_and_end_of_game():
     assert state.returns() == [1.0, -1.0]
 
 
+def test_end_display_plays_on_until_the_last_face_up_treasure_is_taken():
+    """I19 `end=display` (the published box's end): once the second pile is used up the
+    game goes on without refills until the display is empty; `end=pile` stops at once."""
+    for end in ("display", "pile"):
+        params = {"box": "small", "players": 2, "colours": 3, "values": 3, "copies": 2,
+                  "hand_size": 3, "gold": "1x2+1x1", "end": end}
+        state = start(params, ["R1 R2 B1", "G1 G2 B2"], "R3 G3 B3")
+        rng = random.Random(5)
+        while not (state.pile_number == 2 and state.pile_size == 0):
+            if state.is_chance_node():
+                play(state, state.action_to_string(state.chance_outcomes()[0][0]))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        if end == "pile":
+            assert state.is_terminal()
+            continue
+        takes_after = 0
+        while not state.is_terminal():
+            assert not state.is_chance_node()          # no refill any more
+            if state.phase == "take":
+                takes_after += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+        assert state.display() == [] and takes_after >= 1
+
+
 def test_utility_is_a_zero_sum_ranking():
     """I22: best score(s) share the win; ties split; everyone tied: 0."""
     assert utilities([5, 4]) == [1.0, -1.0]
@@ -335,8 +439,8 @@ def test_utility_is_a_zero_sum_ranking():
 # ----- information --------------------------------------------------------------------
 def test_information_states_hide_other_hands():
     """I23: a player's information state does not depend on another player's hand."""
-    a = start({"players": 2, "hand_size": 4}, ["R1 G2 B3 Y4", "R6 G6 B5 Y5"], "R3 G4 Y6")
-    b = start({"players": 2, "hand_size": 4}, ["R1 G2 B3 Y4", "R5 G5 B6 Y6"], "R3 G4 Y6")
+    a = start({"box": "small", "players": 2, "hand_size": 4}, ["R1 G2 B3 Y4", "R6 G6 B5 Y5"], "R3 G4 Y6")
+    b = start({"box": "small", "players": 2, "hand_size": 4}, ["R1 G2 B3 Y4", "R5 G5 B6 Y6"], "R3 G4 Y6")
     for s in (a, b):
         play(s, "take R3", "end", "Y1")
     assert a.information_state_string(0) == b.information_state_string(0)
@@ -346,21 +450,25 @@ def test_information_states_hide_other_hands():
     assert "deal R1" in info and "deal P1 ?" in info and "G6" not in info
     assert a.information_state_string(1).startswith("P1; deal P0 ?")
     # OpenSpiel's own path (through the observer) gives the same strings
-    game = pyspiel.load_game("robin_des_bois", {"players": 2, "hand_size": 4})
+    game = pyspiel.load_game("robin_des_bois", {"box": "small", "players": 2, "hand_size": 4})
     obs = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
     assert obs.string_from(a, 0) == info
 
 
 # ----- bad parameters -----------------------------------------------------------------
 @pytest.mark.parametrize("params, message", [
-    ({"players": 5}, r"players=5 is out of range: use 2\.\.4"),
+    ({"players": 7}, r"players=7 is out of range: use 3\.\.6"),
+    ({"players": 2}, r"players=2 is out of range: use 3\.\.6.*box=small allows 2"),
+    ({"box": "small", "players": 5}, r"the deck has 48 cards.*need at least 49"),
+    ({"box": "tiny"}, r"unknown box 'tiny'"),
+    ({"end": "never"}, r"end='never' is not one of display, pile"),
     ({"colours": 2}, r"colours=2 is out of range: use 3\.\.8.*three different colours"),
     ({"values": 2}, r"values=2 is out of range: use 3\.\.20.*run of three"),
-    ({"copies": 0}, r"copies=0 is out of range"),
+    ({"copies": 7}, r"copies=7 is out of range"),
     ({"gold": "1x0"}, r"gold card's value=0 is out of range"),
     ({"gold": "a+b"}, r"gold='a\+b'.*not COUNTxVALUE"),
     ({"hand_size": 0}, r"hand_size=0 is out of range"),
-    ({"players": 4, "copies": 1}, r"the deck has 24 cards.*need at least 40: add colours"),
+    ({"box": "small", "players": 4, "copies": 1}, r"the deck has 24 cards.*need at least 40: add colours"),
     ({"hand_limit": 0}, r"hand_limit=0 is out of range"),
 ])
 def test_bad_parameters_raise_value_error(params, message):

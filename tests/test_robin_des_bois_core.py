@@ -22,23 +22,31 @@ import robin_des_bois
 from robin_des_bois import CoreState, RulesError
 from robin_des_bois import actions as A
 
-# Every player count the defaults allow, and other boxes: a small deck with several
+# Every player count of the published box (the default), its money taken lowest first,
+# the small box ending once the display is taken too; every player count of the small
+# box, and other boxes: a small deck with several
 # copies and uneven gold; five colours and no gold with a hand limit below the hand;
 # eight colours of three values, one copy; the longest colour (20 values); and a box
 # whose first pile is so short that the second pile is often formed empty (I19).
 SETTINGS = [
-    ({"players": 2}, 200),
-    ({"players": 3}, 200),
-    ({"players": 4}, 200),
-    ({"players": 2, "colours": 3, "values": 4, "copies": 3, "gold": "1x3+2x1",
+    ({"players": 3}, 60),
+    ({"players": 4}, 60),
+    ({"players": 5}, 60),
+    ({"players": 6}, 60),
+    ({"players": 4, "gold_order": "low"}, 30),
+    ({"box": "small", "players": 3, "end": "display"}, 60),
+    ({"box": "small", "players": 2}, 200),
+    ({"box": "small", "players": 3}, 200),
+    ({"box": "small", "players": 4}, 200),
+    ({"box": "small", "players": 2, "colours": 3, "values": 4, "copies": 3, "gold": "1x3+2x1",
       "hand_size": 5, "hand_limit": 6}, 200),
-    ({"players": 4, "colours": 5, "values": 5, "copies": 2, "gold": "",
+    ({"box": "small", "players": 4, "colours": 5, "values": 5, "copies": 2, "gold": "",
       "hand_size": 4, "hand_limit": 3}, 200),
-    ({"players": 3, "colours": 8, "values": 3, "copies": 1, "gold": "2x2+3x1",
+    ({"box": "small", "players": 3, "colours": 8, "values": 3, "copies": 1, "gold": "2x2+3x1",
       "hand_size": 3, "hand_limit": 2}, 200),
-    ({"players": 2, "colours": 3, "values": 20, "copies": 1, "gold": "1x5+4x2",
+    ({"box": "small", "players": 2, "colours": 3, "values": 20, "copies": 1, "gold": "1x5+4x2",
       "hand_size": 10, "hand_limit": 12}, 120),
-    ({"players": 2, "colours": 3, "values": 5, "copies": 1, "gold": "12x1",
+    ({"box": "small", "players": 2, "colours": 3, "values": 5, "copies": 1, "gold": "12x1",
       "hand_size": 5, "hand_limit": 20}, 200),
 ]
 
@@ -110,7 +118,7 @@ def test_every_rule_is_exercised_by_the_twin_games():
     triples, hand-limit discards and the second pile)."""
     rng = random.Random(7)
     totals: dict[str, int] = {}
-    for params in (SETTINGS[0][0], SETTINGS[3][0], SETTINGS[4][0]):
+    for params in (SETTINGS[0][0], SETTINGS[9][0], SETTINGS[10][0]):
         for _ in range(20):
             counters, _ = play_twins(params, rng)
             for name, v in counters.items():
@@ -158,7 +166,7 @@ def python_random_play(params: dict, games: int, seed: int) -> tuple[list[int], 
 
 
 def test_simulator_win_rates_match_python_random_play():
-    params, py_games, sim_games = {"players": 3}, 1500, 30_000
+    params, py_games, sim_games = {"box": "small", "players": 3}, 1500, 30_000
     py_wins, py_turns = python_random_play(params, py_games, seed=11)
     result = robin_des_bois.simulate(params, sim_games, seed=11)
     # mean game length (sd about 3.5 turns): within 0.5 turns, about 5 standard errors
@@ -172,8 +180,8 @@ def test_simulator_win_rates_match_python_random_play():
 
 
 def test_simulation_result_is_consistent_and_reproducible():
-    a = robin_des_bois.simulate({"players": 4}, 3000, seed=5)
-    b = robin_des_bois.simulate({"players": 4}, 3000, seed=5)
+    a = robin_des_bois.simulate({"box": "small", "players": 4}, 3000, seed=5)
+    b = robin_des_bois.simulate({"box": "small", "players": 4}, 3000, seed=5)
     assert a.wins == b.wins and a.counters == b.counters
     assert a.turn_histogram.sum() == 3000
     c = a.counters
@@ -188,7 +196,7 @@ def test_simulation_result_is_consistent_and_reproducible():
     assert sum(a.wins) + shared_games_min + a.all_tied <= 3000 <= (
         sum(a.wins) + sum(a.shared_wins) // 2 + a.all_tied)
     assert sum(a.mean_return) == pytest.approx(0.0, abs=1e-9)
-    assert a.params == pyspiel.load_game("robin_des_bois", {"players": 4}).get_parameters()
+    assert a.params == pyspiel.load_game("robin_des_bois", {"box": "small", "players": 4}).get_parameters()
     json = a.to_json()
     assert json["games"] == 3000 and len(json["win_rates"]) == 4
     assert json["game_length"]["mean_turns"] > 0
@@ -200,7 +208,7 @@ def test_simulation_result_is_consistent_and_reproducible():
     (dict(params=None, games=2.5, seed=0), "games must be an integer"),
     (dict(params=None, games=10, seed=-1), "seed must be from 0"),
     (dict(params=None, games=10, seed="1"), "seed must be an integer"),
-    (dict(params={"players": 5}, games=10, seed=0), "players=5 is out of range"),
+    (dict(params={"players": 7}, games=10, seed=0), "players=7 is out of range"),
     (dict(params={"colour": 4}, games=10, seed=0), "unknown parameter"),
     (dict(params=[("players", 2)], games=10, seed=0), "params must be a dict"),
 ])
@@ -213,7 +221,7 @@ def test_simulate_rejects_bad_input_in_one_line(kwargs, message):
 
 
 def test_core_state_rejects_illegal_moves():
-    state = CoreState.new({"players": 2})
+    state = CoreState.new({"box": "small", "players": 2})
     with pytest.raises(ValueError, match="chance outcome"):
         state.apply_action(10_000)
     while not state.legal_actions():

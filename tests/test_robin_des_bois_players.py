@@ -54,13 +54,13 @@ def test_every_player_is_legal_on_the_core(players):
         names = [rng.choice(ALL) for _ in range(players)]
         names[g % players] = ALL[g % len(ALL)]
         seats = [make_player(n, seed=g, samples=2) for n in names]
-        scores = play_game({"players": players}, seats, seed=g)
+        scores = play_game({"box": "small", "players": players}, seats, seed=g)
         assert len(scores) == players and min(scores) >= 0
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_every_player_is_legal_on_the_openspiel_game(players):
-    game = pyspiel.load_game("robin_des_bois", {"players": players})
+    game = pyspiel.load_game("robin_des_bois", {"box": "small", "players": players})
     rng = random.Random(10 + players)
     for g in range(2):
         seats = [make_player(ALL[(g + p) % len(ALL)], seed=p, samples=2)
@@ -77,7 +77,7 @@ def test_every_player_is_legal_on_the_openspiel_game(players):
 
 
 def test_other_box_contents():
-    params = {"players": 3, "colours": 3, "values": 5, "copies": 3, "gold": "1x3+2x1",
+    params = {"box": "small", "players": 3, "colours": 3, "values": 5, "copies": 3, "gold": "1x3+2x1",
               "hand_size": 6, "hand_limit": 7}
     for g, name in enumerate(ALL):
         seats = [make_player(name, seed=g, samples=2)] + [make_player("random", g)] * 2
@@ -92,8 +92,8 @@ def test_views_agree_between_engines_and_ignore_hidden_cards():
     cards in other hands and the first pile."""
     for players, seed in ((2, 1), (3, 2), (4, 3)):
         rng = random.Random(seed)
-        game = pyspiel.load_game("robin_des_bois", {"players": players})
-        py, core = game.new_initial_state(), CoreState.new({"players": players})
+        game = pyspiel.load_game("robin_des_bois", {"box": "small", "players": players})
+        py, core = game.new_initial_state(), CoreState.new({"box": "small", "players": players})
         while not py.is_terminal():
             if py.is_chance_node():
                 cards, probs = zip(*py.chance_outcomes())
@@ -121,7 +121,7 @@ def test_determinizations_are_consistent_deals():
     from robin_des_bois._players_core import MAX_POOL, _determinize
 
     rng = random.Random(5)
-    state = CoreState.new({"players": 3})
+    state = CoreState.new({"box": "small", "players": 3})
     pool = np.empty(MAX_POOL, dtype=np.int64)
     checked = 0
     while not state.is_terminal():
@@ -148,7 +148,7 @@ def test_determinizations_are_consistent_deals():
 # ----- scenarios: one per rule --------------------------------------------------------
 def _set_table():
     """P0 stashes R3 (face up); P1 holds G5 B5 and sees Y2 Y3 R5 on the display."""
-    state = start({"players": 2, "hand_size": 6},
+    state = start({"box": "small", "players": 2, "hand_size": 6},
                   ["R1 R2 R3 G4 Y6 Y6", "G5 B5 G1 B1 B2 Y4"], "Y1 Y2 Y3")
     return play(state, "take Y1", "stash R1 R2 R3", "end", "R5")
 
@@ -161,7 +161,7 @@ def test_thief_takes_the_card_that_makes_a_set_greedy_takes_a_run():
 
 
 def test_thief_holding_a_set_steals_the_highest_treasure_greedy_does_not():
-    state = start({"players": 2, "hand_size": 6},
+    state = start({"box": "small", "players": 2, "hand_size": 6},
                   ["R1 R2 R3 G4 Y6 Y6", "G5 R5 B5 G1 B1 B2"], "Y1 Y2 Y3")
     play(state, "take Y1", "stash R1 R2 R3", "end", "B4", "take Y2")
     assert picks("thief", state) == "steal R5 G5 B5"      # three colours: unstoppable
@@ -172,7 +172,7 @@ def test_thief_holding_a_set_steals_the_highest_treasure_greedy_does_not():
 
 
 def test_defender_holding_the_value_counters():
-    state = start({"players": 2, "hand_size": 6},
+    state = start({"box": "small", "players": 2, "hand_size": 6},
                   ["R1 R2 R3 G4 Y5 Y6", "G5 G5 B5 G1 B1 B2"], "Y1 Y2 Y3")
     play(state, "take Y1", "stash R1 R2 R3", "end", "B4", "take Y2",
          "steal G5 G5 B5", "rob 0 R3")
@@ -184,7 +184,7 @@ def test_greedy_stasher_stashes_the_highest_run_defender_the_safe_one():
     """With R3 and R6 face up, `stash R1 R2 R3` makes three reds (safe, face down) while
     `stash G4 G5 G6` is worth more: the greedy stasher takes the value, the defender the
     safety."""
-    state = start({"players": 2, "hand_size": 12},
+    state = start({"box": "small", "players": 2, "hand_size": 12},
                   ["R1 R2 R3 R4 R5 R6 R1 R2 R3 G4 G5 G6",
                    "Y1 Y2 Y3 Y4 Y5 Y6 B1 B2 B3 B4 B5 B6"], "G1 G2 G3")
     play(state, "take G1")
@@ -198,7 +198,7 @@ def test_greedy_stasher_stashes_the_highest_run_defender_the_safe_one():
 def test_defender_keeps_one_card_of_each_value_when_discarding():
     """Over the hand limit: the greedy stasher drops B2 (no run material, lowest); the
     defender keeps its only 2 (a counter card) and drops a 6, of which it holds four."""
-    state = start({"players": 2, "hand_size": 9, "hand_limit": 8},
+    state = start({"box": "small", "players": 2, "hand_size": 9, "hand_limit": 8},
                   ["B2 G4 Y3 R4 G5 B6 Y6 R6 G6", "G2 G2 B3 B3 Y4 Y4 R5 R5 B1"], "Y1 Y2 G3")
     play(state, "take Y1", "end")
     assert state.phase == "discard"
@@ -214,7 +214,7 @@ def test_random_player_is_uniform_over_legal_actions():
 
 
 def test_search_values_and_budget():
-    state = start({"players": 2, "hand_size": 6},
+    state = start({"box": "small", "players": 2, "hand_size": 6},
                   ["R1 R2 R3 G4 Y6 Y6", "G5 R5 B5 G1 B1 B2"], "Y1 Y2 Y3")
     play(state, "take Y1", "stash R1 R2 R3", "end", "B4", "take Y2")
     search = MonteCarloSearch(samples=8, seed=1)
