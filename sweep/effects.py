@@ -5,6 +5,12 @@ Every pair of finished variants that differ in that option only gives one differ
 a flip's effect is their mean over the other options' settings, with the smallest and
 largest difference (they differ when rules interact). Sampled metrics carry a 95%
 interval: the two variants are independent samples, so half-widths add in quadrature.
+
+When an option that sets the table size varies (Robin Wood: `players`, `teams`), the
+fair share 1/N moves with it, so balance is read against it: the headline is the
+starter's win share minus the fair share (`starter_edge`, a draw counting 1/N), not
+their raw win rate, of which most of the change from 2 to 3 players is 1/2 falling to
+1/3 (game.fair_headline, sweep.games.balance_headlines).
 """
 
 from __future__ import annotations
@@ -15,10 +21,11 @@ import numpy as np
 import pandas as pd
 
 from .catalogue import game_named
-from .games import DEFAULT_GAME, SweepGame
+from .games import DEFAULT_GAME, SweepGame, balance_headlines, complete_table
 
 BALANCE = "first_player_value"
 BALANCE_FALLBACK = "first_player_win_rate"  # 3-4 players have no two-sided value
+FAIR = "starter_edge"  # when the table size varies: against the fair share
 
 
 def grid_axes(table: pd.DataFrame, options: list[str]) -> list[tuple[str, tuple[str, ...]]]:
@@ -32,7 +39,9 @@ def rule_effects(table: pd.DataFrame, axes: list[tuple[str, tuple[str, ...]]],
     min_delta, max_delta, pairs. Only options with two or more values appear; axes
     as grid_axes gives them (the table's spelling); the metrics are the game's
     (default Robin Wood's)."""
-    metrics = (game or game_named(DEFAULT_GAME)).metrics
+    game = game or game_named(DEFAULT_GAME)
+    metrics = game.metrics
+    table = complete_table(game, table)
     done = table[table["status"] == "done"]
     names = [name for name, values in axes if len(values) > 1]
     if done.empty or not names:
@@ -92,9 +101,10 @@ def _lookup(values: pd.DataFrame, names: list[str], key: dict, metric: str):
 
 def balance_metric(effects: pd.DataFrame, game: SweepGame | None = None) -> str | None:
     """The balance metric the effects table has, the game's first headline present
-    (Robin Wood: the first player's value, else (3-4 players only) their win rate)."""
+    (Robin Wood: the first player's value, else (3-4 players only) their win rate);
+    when an option changing the table size flips, the edge over the fair share."""
     game = game or game_named(DEFAULT_GAME)
-    for headline in game.headlines:
+    for headline in balance_headlines(game, set(effects["option"])):
         if (effects["metric"] == headline.metric).any():
             return headline.metric
     return None
@@ -103,10 +113,15 @@ def balance_metric(effects: pd.DataFrame, game: SweepGame | None = None) -> str 
 SAME = 5e-4  # differences below this (0.05 points, 0.0005 of value) count as none
 
 
+def is_probability(metric: str) -> bool:
+    """Whether a metric is a probability (or a difference of two), shown in points."""
+    return metric.endswith("_rate") or metric in ("starter_match_win", "starter_edge")
+
+
 def _fmt(metric: str, x: float) -> str:
     if abs(x) < SAME:
         x = 0.0
-    if metric.endswith("_rate") or metric == "starter_match_win":
+    if is_probability(metric):
         return f"{100 * x:+.1f} percentage points"
     if metric == "mean_turns":
         return f"{x:+.2f} turns"
@@ -115,7 +130,7 @@ def _fmt(metric: str, x: float) -> str:
 
 def _threshold(metric: str) -> str:
     """SAME in the metric's unit, for 'no option moves it by more than ...'."""
-    if metric.endswith("_rate"):
+    if is_probability(metric):
         return "0.05 percentage points"
     return "0.0005 turns" if metric == "mean_turns" else "0.0005"
 
@@ -133,7 +148,9 @@ def effects_paragraph(effects: pd.DataFrame, game: SweepGame | None = None) -> s
     bal["size"] = bal["delta"].abs()
     bal = bal.sort_values("size", ascending=False, kind="stable")
     what = {BALANCE: "the first player's value a round",
-            BALANCE_FALLBACK: "the first player's win rate"}.get(
+            BALANCE_FALLBACK: "the first player's win rate",
+            FAIR: "the first player's win share minus the fair share (a draw "
+                  "counting 1/N)"}.get(
                 metric, game.effect_metrics.get(metric, metric).replace(
                     "first player's", "the first player's"))
     sentences = []

@@ -12,7 +12,8 @@ from matplotlib.patches import Patch
 from analysis.figures import RATE_COLOURS
 
 from .catalogue import game_named
-from .games import DEFAULT_GAME, BarGroup, SweepGame
+from .effects import is_probability
+from .games import DEFAULT_GAME, BarGroup, SweepGame, balance_headlines
 
 METHOD_COLOURS = {"exact": "#4c72b0", "mccfr": "#dd8452", "play": "#55a868",
                   "random": "#8c8c8c"}
@@ -67,9 +68,10 @@ def balance_figure(table: pd.DataFrame, options: list[str],
     if v.empty:
         return None
     names = list(v["variant"])
-    headline = game.headlines[0]
+    headlines = balance_headlines(game, options)
+    headline = headlines[0]
     value, lo, hi = _metric(table, headline.metric, names)
-    for fallback in game.headlines[1:]:
+    for fallback in headlines[1:]:
         if not np.isnan(value).any():
             break
         headline = fallback
@@ -175,9 +177,12 @@ def effects_figure(effects: pd.DataFrame, game: SweepGame | None = None) -> Figu
         return None
     titles = game.effect_metrics
     metrics = [m for m in titles if (effects["metric"] == m).any()]
-    headlines = [h.metric for h in game.headlines if h.metric in metrics]
+    headlines = [h.metric for h in balance_headlines(game, set(effects["option"]))
+                 if h.metric in metrics]
     for later in headlines[1:]:   # only the first balance headline the table has
         metrics.remove(later)
+    if game.fair_headline is not None and game.fair_headline.metric not in headlines:
+        metrics = [m for m in metrics if m != game.fair_headline.metric]
     flips = effects[["option", "change"]].drop_duplicates()
     labels = [f"{o}: {c}" for o, c in flips.itertuples(index=False)]
     cols = min(3, len(metrics))
@@ -190,7 +195,7 @@ def effects_figure(effects: pd.DataFrame, game: SweepGame | None = None) -> Figu
         part = effects[effects["metric"] == metric].set_index(["option", "change"])
         part = part.reindex(pd.MultiIndex.from_frame(flips))
         delta = part["delta"].to_numpy(float)
-        scale = 100 if metric.endswith("_rate") else 1
+        scale = 100 if is_probability(metric) else 1
         errors = _errors(delta, part["delta_lo"].to_numpy(float),
                          part["delta_hi"].to_numpy(float))
         ax.barh(y, np.nan_to_num(delta) * scale, color=np.where(delta >= 0, "#4c72b0",

@@ -74,3 +74,25 @@ class SweepGame:
     balance_caption: str = "First player's value per variant"
     length_title: str = "Round length and turn cap per variant"
     length_caption: str = "Round length and turn-cap rate per variant"
+    # Balance against the fair share: when an option of fair_axes (the table size)
+    # varies, the fair share itself moves, so a raw win rate mixes the rule's effect
+    # with 1/N falling; fair_headline (a seat's win share minus its fair share) is then
+    # the balance headline, ahead of `headlines`.
+    fair_headline: Headline | None = None
+    fair_axes: tuple[str, ...] = ()
+    # complete(table) -> the table with the metrics a table written before they existed
+    # lacks, derived from the ones it has (or the table itself)
+    complete: Callable[[Any], Any] | None = None
+
+
+def balance_headlines(game: SweepGame, options) -> tuple[Headline, ...]:
+    """The balance headlines in order of preference for a grid varying `options`: the
+    fair-share headline first when an option of game.fair_axes varies."""
+    if game.fair_headline is not None and set(options) & set(game.fair_axes):
+        return (game.fair_headline,) + game.headlines
+    return game.headlines
+
+
+def complete_table(game: SweepGame, table):
+    """The table with the game's derived metrics filled in (game.complete)."""
+    return table if game.complete is None else game.complete(table)

@@ -19,6 +19,9 @@ METRICS = {
     "first_player_value": "value a round for the player who starts (+1 win, -1 loss); "
                           "two sides only",
     "first_player_win_rate": "P(the player who starts, or their team, wins the round)",
+    "starter_edge": "the starter's (or their team's) win share minus the fair share: a "
+                    "draw counts 1/N of a win (1/2 a team), the fair share is 1/N (1/2 "
+                    "a team); 0 is a fair seat at any table size",
     "starter_match_win": "P(the player who starts a best-of-3 match wins it); two "
                          "players, solved",
     "bluff_rate": "P(the announced character is not the peeked card | an announcement)",
@@ -31,6 +34,48 @@ METRICS = {
 
 def _row(metric: str, value: float, lo: float = NAN, hi: float = NAN) -> dict:
     return {"metric": metric, "value": float(value), "lo": float(lo), "hi": float(hi)}
+
+
+def fair_share(players: int, teams: bool) -> float:
+    """A seat's fair share of wins: 1/N, 1/2 for a team."""
+    return 0.5 if teams else 1.0 / players
+
+
+def _edge(wins: float, lo: float, hi: float, draws: float, fair: float) -> dict:
+    """starter_edge from the starter's win rate (its interval, shifted by the draws'
+    share; NaN when exact) and the draw (turn-cap) rate."""
+    shift = fair * draws - fair
+    return _row("starter_edge", wins + shift, lo + shift, hi + shift)
+
+
+def with_starter_edge(table, parse):
+    """A sweep table with starter_edge rows for the finished variants that lack them
+    (tables written before 2026-12-06), from each variant's first_player_win_rate and
+    turn_cap_rate rows and its table size (parse(variant text))."""
+    import pandas as pd
+
+    if table.empty or "metric" not in table:
+        return table
+    have = set(table.loc[table["metric"] == "starter_edge", "variant"])
+    added = []
+    for variant, rows in table[table["status"] == "done"].groupby("variant", sort=False):
+        if variant in have:
+            continue
+        by = rows.set_index("metric")
+        if "first_player_win_rate" not in by.index or "turn_cap_rate" not in by.index:
+            continue
+        v = parse(variant)
+        win = by.loc["first_player_win_rate"]
+        edge = _edge(win["value"], win["lo"], win["hi"], by.at["turn_cap_rate", "value"],
+                     fair_share(v.players, v.teams))
+        row = win.copy()
+        for key in ("value", "lo", "hi"):
+            row[key] = edge[key]
+        row["metric"] = "starter_edge"
+        added.append(row)
+    if not added:
+        return table
+    return pd.concat([table, pd.DataFrame(added)[table.columns]], ignore_index=True)
 
 
 def _mean_interval(length: np.ndarray, n: int | None) -> tuple[float, float, float]:
@@ -61,6 +106,12 @@ def from_profile(stats) -> list[dict]:
         rows.append(_row("first_player_value", value, lo, hi))
         rows.append(_row("first_player_win_rate", out[f"seat{first}_wins"],
                          out[f"seat{first}_wins_lo"], out[f"seat{first}_wins_hi"]))
+    wins = out[f"seat{first}_wins"]
+    if n is None:
+        rows.append(_edge(wins, NAN, NAN, out["turn_cap_rate"], 0.5))
+    else:
+        rows.append(_edge(wins, out[f"seat{first}_wins_lo"], out[f"seat{first}_wins_hi"],
+                          out["turn_cap_rate"], 0.5))
     match = stats.match().iloc[0]
     rows.append(_row("starter_match_win", match["starter_match_win"],
                      match.get("starter_match_win_lo", NAN),
@@ -103,6 +154,9 @@ def from_table_balance(balance) -> list[dict]:
     else:
         rows.append(_row("first_player_win_rate", wins))
     rates = balance.rates()
+    fair = fair_share(v.players, v.teams)
+    rows.append(_edge(*(rows[-1][k] for k in ("value", "lo", "hi")),
+                      rates["turn_cap_rate"], fair))
     for metric in ("bluff_rate", "challenge_rate", "challenge_right_rate", "mean_turns",
                    "turn_cap_rate"):
         rows.append(_row(metric, rates[metric]))
@@ -123,6 +177,9 @@ def from_simulation(result: SimulationResult, first_player: int, teams: bool) ->
         rows.append(_row("first_player_value", value, value - half, value + half))
     rows.append(_row("first_player_win_rate", wins / n, *wilson_interval(wins, n)))
     c = result.counters
+    rows.append(_edge(*(rows[-1][k] for k in ("value", "lo", "hi")),
+                      c["turn_cap_draws"] / n,
+                      fair_share(len(result.wins) * (2 if teams else 1), teams)))
 
     def rate(metric, hits, trials):
         if trials == 0:

@@ -16,8 +16,8 @@ import pandas as pd
 from analysis.pages import PAGE_STYLE, format_number, html_table, markdown_table, save_png
 
 from . import figures
-from .effects import SAME, effects_paragraph, grid_axes, rule_effects
-from .games import SweepGame
+from .effects import SAME, effects_paragraph, grid_axes, is_probability, rule_effects
+from .games import SweepGame, complete_table
 from .grid import SweepSpec
 
 HTML = """<!DOCTYPE html>
@@ -108,7 +108,7 @@ def effects_wide(effects: pd.DataFrame, metrics) -> pd.DataFrame:
         return pd.DataFrame()
     cells: dict[tuple[str, str], dict[str, str]] = {}
     for _, r in effects.iterrows():
-        probability = r["metric"].endswith("_rate") or r["metric"] == "starter_match_win"
+        probability = is_probability(r["metric"])
         text = format_number(r["delta"], probability, delta=True)
         if np.isfinite(r["delta_lo"]):
             text += (f" [{format_number(r['delta_lo'], probability, True)}, "
@@ -148,6 +148,7 @@ def write_sweep_report(spec: SweepSpec, root, table: pd.DataFrame,
     root = Path(root)
     game = spec.game
     options = [name for name, _ in spec.axes if name in spec.varying]
+    table = complete_table(game, table)   # metrics an older table lacks, derived
     effects = rule_effects(table, grid_axes(table, options), game)
     effects.to_csv(root / "effects.csv", index=False)
     figs = {"balance": (figures.balance_figure(table, options, game), game.balance_caption),

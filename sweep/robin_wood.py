@@ -162,7 +162,12 @@ GAME = SweepGame(
                      "probability"),),
     length=(Headline("mean_turns", "turns a round lasts (mean)"),
             Headline("turn_cap_rate", "P(the round reaches the turn cap): a draw", True)),
+    fair_headline=Headline("starter_edge", "the starter's win share minus the fair share "
+                                          "1/N (a draw counts 1/N)"),
+    fair_axes=("players", "teams"),
+    complete=lambda table: metrics.with_starter_edge(table, parse),
     effect_metrics={"first_player_value": "first player's value",
+                    "starter_edge": "starter's edge over the fair share",
                     "first_player_win_rate": "first player's win rate",
                     "bluff_rate": "bluff rate", "challenge_rate": "challenge rate",
                     "mean_turns": "mean turns", "turn_cap_rate": "turn-cap rate"},

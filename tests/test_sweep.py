@@ -364,6 +364,11 @@ def test_three_and_four_players_are_solved_exactly_where_the_tree_fits(tmp_path)
         balance.side_wins[0], abs=1e-12)
     assert three.at["bluff_rate", "value"] == pytest.approx(balance.rates()["bluff_rate"],
                                                            abs=1e-12)
+    # the starter against the fair share, a draw 1/N; the players axis reads balance so
+    draws = balance.rates()["turn_cap_rate"]
+    assert three.at["starter_edge", "value"] == pytest.approx(
+        balance.side_wins[0] + draws / 3 - 1 / 3, abs=1e-12)
+    assert "win share minus the fair share" in (result.root / "report.md").read_text()
     assert "random play" not in (result.root / "report.md").read_text()
 
 
