@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 import game_def
+from game_def.characters import Character
 from naive_belief import belief as twin_belief
 from solver.exact import build_robinwood_tree
 from solver.knowledge.beliefs import seat_belief
@@ -102,6 +103,24 @@ def test_the_break_even_of_equal_stakes_is_one_half_and_moves_with_the_strikes()
     assert break_even(game_def.parse("standard:players=3"), (0, 0, 0), 1, 0) == \
         pytest.approx(2 / 3)
     assert round_value(v, (1, 0), 1) == pytest.approx(1 / 3)
+
+
+def test_a_claims_break_even_uses_its_power_as_the_default_values_it():
+    """The report's break-even per claimed character (the start of a round): a Peasant's
+    is the bare one half; a Companion's and a Deputy's are break_even with the default's
+    tempo and power settings as the cost (0.05, 0.02); the leaders' is left unstated.
+    Catches a claim mapped to another's power, or a cost left out."""
+    from solver.scripted.sound import claim_break_even
+
+    v = game_def.parse("standard")
+    assert claim_break_even(v, int(Character.PEASANT)) == pytest.approx(0.5)
+    assert claim_break_even(v, int(Character.COMPANION)) == \
+        pytest.approx(break_even(v, (0, 0), 1, 0, power_cost=0.05))
+    assert claim_break_even(v, int(Character.DEPUTY)) == \
+        pytest.approx(break_even(v, (0, 0), 1, 0, power_cost=0.02))
+    assert claim_break_even(v, int(Character.COMPANION)) < \
+        claim_break_even(v, int(Character.DEPUTY)) < 0.5
+    assert np.isnan(claim_break_even(v, int(Character.ROBIN)))
 
 
 @pytest.mark.parametrize("bluffs", [(0.1, 0.4), (0.25, 0.5), (0.5, 0.4)])
