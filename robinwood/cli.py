@@ -1,6 +1,6 @@
 """The `robinwood` command line: one group whose commands live in one module per job
-(solve_commands, read_commands, strength_commands, sweep_command; shared options in
-robinwood.options). Commands parse, validate and print; the work is the library's.
+(solve_commands, read_commands, strength_commands, sweep_command, audit_command;
+shared options in robinwood.options). Commands parse, validate and print; the work is the library's.
 Bad input prints one line and exits with status 2."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from __future__ import annotations
 import click
 
 from common.cli import OneLineErrors
+from robinwood.audit_command import audit
 from robinwood.read_commands import explore, play, report, stats
 from robinwood.solve_commands import simulate, solve
 from robinwood.strength_commands import exploit, league, leaks, search, tournament
@@ -27,7 +28,7 @@ def cli() -> None:
 
 
 for _command in (simulate, solve, stats, report, sweep, tournament, league, exploit, leaks,
-                 search, explore, play):
+                 search, explore, play, audit):
     cli.add_command(_command)
 
 

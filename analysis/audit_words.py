@@ -1,0 +1,80 @@
+"""The first screen of an audit: who is favoured and by how much, whether skill pays,
+which mechanic matters most and least, in sentences with the audit's numbers."""
+
+from __future__ import annotations
+
+# a restriction whose loss bracket lies within this of 0 costs nothing (value units)
+NOTHING = 1e-3
+
+
+def _pts(x: float) -> str:
+    return f"{100 * x:+.1f} points"
+
+
+def seats_sentence(audit) -> str:
+    s, m, v = audit.seats, audit.metrics, audit.variant
+    first = s.loc[v.first_player]
+    lo, hi = 100 * m["starter_edge_lo"], 100 * m["starter_edge_hi"]
+    who = ("The player who starts is favoured" if m["starter_edge_lo"] > 0 else
+           "The second player is favoured" if m["starter_edge_hi"] < 0 else
+           "Neither seat is favoured")
+    return (f"{who}: at equilibrium seat {v.first_player}, who starts, wins "
+            f"{first['wins']:.1%} of rounds and loses {first['losses']:.1%}, a win share "
+            f"(a draw counting 1/2) of {first['win_share']:.1%} against the fair 50%, "
+            f"an edge of {_pts(m['starter_edge'])} (exact: the game value puts it "
+            f"between {lo:+.2f} and {hi:+.2f}). The player who starts a best-of-3 match "
+            f"wins it {m['starter_match_win']:.1%} of the time; {m['drawishness']:.1%} "
+            f"of rounds are drawn at the turn cap (drawishness) and a round lasts "
+            f"{m['duration']:.2f} turns on average.")
+
+
+def ladder_sentence(audit) -> str:
+    ladder = audit.ladder
+    pays = ladder.skill_pays()
+    strength = ladder.strength()
+    eq = strength.get("equilibrium")
+    text = (f"Skill pays: of {len(strength)} players, the strongest over the round robin "
+            f"({pays['strongest']}, mean win share {strength.iloc[0]:.1%}) wins "
+            f"{_pts(pays['over_weakest'])} over the fair share against the weakest "
+            f"({pays['weakest']}) and {_pts(pays['over_median'])} against the median "
+            f"player ({pays['median']}).")
+    if pays["over_weakest"] <= 0.01:
+        text = text.replace("Skill pays", "Skill hardly pays")
+    if eq is not None:
+        rank = list(strength.index).index("equilibrium") + 1
+        text += (f" The exact equilibrium, which no player can exploit, ranks {rank} "
+                 f"of {len(strength)} with a mean win share of {eq:.1%}"
+                 + (": it is safe, not the best exploiter of weak play." if rank > 1
+                    else "."))
+    return text
+
+
+def mechanics_sentence(audit) -> str:
+    r = audit.restricted[audit.restricted["applies"]].copy()
+    if r.empty:
+        return "No restriction applies to this variant."
+    r = r.sort_values("value_lost", ascending=False)
+    top = r.iloc[0]
+    free = r[(r["lost_hi"] < NOTHING) & (r["lost_lo"] > -NOTHING)]
+    text = (f"The mechanic that matters most: forbidding seat {top['seat']} to "
+            f"{top['forbids'].replace('never ', '', 1)} (restriction "
+            f"{top['restriction']}) costs it {top['value_lost']:.3f} of a round's value, "
+            f"{_pts(top['value_lost'] / 2)} of win share.")
+    costly = r[r["lost_lo"] >= NOTHING]
+    if len(costly) > 1:
+        rest = [f"{row.restriction} (seat {row.seat}: {row.value_lost:.3f})"
+                for row in costly.iloc[1:4].itertuples()]
+        text += " Next: " + "; ".join(rest) + "."
+    if len(free):
+        names = sorted({f"{row.restriction} (seat {row.seat})"
+                        for row in free.itertuples()})
+        text += (f" Costing nothing (a finding: the loss lies within {NOTHING:g} of 0): "
+                 + ", ".join(names) + ".")
+    return text
+
+
+def first_screen(audit) -> list[str]:
+    return [seats_sentence(audit), ladder_sentence(audit), mechanics_sentence(audit),
+            "Not yet in this audit: the search for the smallest rule change that brings "
+            "a metric into a band (--target), decisiveness and lead changes, Monte Carlo "
+            "CFR audits of the printed decks, and 3-4 seats."]
