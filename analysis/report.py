@@ -131,10 +131,14 @@ GLOSSARY = {
     "precision (challenges)": "P(the claim was false | it was challenged): the share of "
                               "challenges of that claim that caught a bluff; lo, hi its "
                               "95% Wilson interval",
-    "learned, thin, unlearned (coverage)": "share of decisions whose table entry had at "
-                                           "least the run's fine_visits updates, fewer, "
-                                           "or no entry (played by the fallback "
-                                           "player's rules, or uniformly without one)",
+    "learned, thin, unlearned (coverage)": "share of decisions the table played from "
+                                           "an entry with at least the run's "
+                                           "fine_visits updates; with an entry the "
+                                           "fallback overrode (fewer updates than its "
+                                           "threshold for that kind) or fewer; with no "
+                                           "entry (the thin and unlearned ones are "
+                                           "played by the fallback player's rules, or "
+                                           "the table and uniformly without one)",
 }
 
 TABLE_TITLES = {

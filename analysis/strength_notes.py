@@ -110,7 +110,17 @@ def beaten_sentence(strength: dict) -> str:
              if m in counts]
     if not parts:
         return ""
-    return f"It beats {' and '.join(parts)} with 95% confidence. "
+    text = f"It beats {' and '.join(parts)} with 95% confidence. "
+    default = [r for r in strength["opponents"] if r.get("method") == "default"]
+    if default:
+        row = default[0]
+        gain, lo, hi = -row["gain"], -row["gain_hi"], -row["gain_lo"]
+        verdict = ("so the table adds to the default" if lo > 0 else
+                   "so the table takes away from the default" if hi < 0 else
+                   "so it cannot be told from the default")
+        text += (f"Against the sound default alone, the player it falls back on, it "
+                 f"scores {gain:+.3f} a round (95% {lo:+.3f} to {hi:+.3f}), {verdict}. ")
+    return text
 
 
 def bound_method(strength: dict) -> str:

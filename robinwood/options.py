@@ -153,9 +153,11 @@ def fallback_option(fn):
     return click.option(
         "--fallback", type=FallbackType(), default=DEFAULT_FALLBACK_TEXT, show_default=True,
         help="Where a Monte Carlo CFR table has not learned (an entry with fewer updates "
-             "than its fine_visits, 1,000 at turns and powers by default, or none), this "
-             "league player's rules move instead; 'auto' is baiter:turn_visits=1000 at "
-             "two seats, claim_counter:turn_visits=1000 at three or four and in teams; "
+             "than the threshold for its kind, or none), this player's rules move "
+             "instead; 'auto' is sound:visits=all,turn_visits=1000 (the sound default, "
+             "docs/sound-play.md, at every announcement and response, and at turns and "
+             "powers whose entry has fewer than 1,000 updates) at every table size; "
              "'none' plays the table alone (uniform where it has no entry); "
-             "'counter:visits=50,turn_visits=500' sets the thresholds (docs/mccfr.md)."
+             "'counter:visits=50,turn_visits=500' sets the thresholds, 'all' for every "
+             "such decision (docs/mccfr.md)."
     )(fn)

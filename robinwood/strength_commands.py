@@ -130,9 +130,10 @@ def _echo_table_play(result, rounds: int) -> None:
                    f"intervals)\n{summary.to_string()}")
         click.echo(f"held-out players (never training opponents), the same way:\n"
                    f"{held_out.to_string()}")
-        click.echo(f"coverage: share of {strategy.name}'s decisions on an entry with at "
-                   f"least {strategy.min_visits:,} updates (learned), fewer (thin) or none "
-                   f"(unlearned), in self-play, {rounds:,} rounds; "
+        click.echo(f"coverage: share of {strategy.name}'s decisions the table played "
+                   f"from an entry with at least {strategy.min_visits:,} updates "
+                   f"(learned), on an entry with fewer or below the fallback's threshold "
+                   f"(thin) or none (unlearned), in self-play, {rounds:,} rounds; "
                    f"{_fallback_words(strategy)}:\n{parts.coverage.to_string()}")
         if parts.fallback_rules is not None:
             click.echo(f"against copies of those rules (does the table add to them?):\n"
@@ -217,9 +218,10 @@ def exploit(run_dir, minutes, iterations, rounds, lbr_rounds, lbr_continuations,
         click.echo(report.table().to_string())
         click.echo("")
     with pd.option_context("display.width", 140, "display.float_format", "{:.3f}".format):
-        click.echo(f"coverage: share of {strategy.name}'s decisions on an entry with at "
-                   f"least {strategy.min_visits} updates (learned), fewer (thin), or none "
-                   f"(unlearned), in self-play; {_fallback_words(strategy)}:")
+        click.echo(f"coverage: share of {strategy.name}'s decisions the table played "
+                   f"from an entry with at least {strategy.min_visits} updates (learned), "
+                   f"on an entry with fewer or below the fallback's threshold (thin), or "
+                   f"none (unlearned), in self-play; {_fallback_words(strategy)}:")
         click.echo(report.coverage["self-play"].to_string())
         click.echo("")
     beaten = {method: [o for o in report.opponents if o.method == method]
@@ -307,7 +309,10 @@ def leaks(run_dir, continuation, rounds, seed, as_json, fallback):
 def _fallback_words(agent) -> str:
     if agent.fallback is None:
         return "unlearned decisions are played uniformly"
-    return f"thin and unlearned decisions are played by the {agent.fallback.player}'s rules"
+    player = agent.fallback.player
+    name = "the sound default" if player == "sound" else f"the {player}'s rules"
+    return (f"thin and unlearned decisions are played by {name} (--fallback "
+            f"{agent.fallback})")
 
 
 @click.command()

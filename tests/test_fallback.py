@@ -137,8 +137,14 @@ def test_bad_fallbacks_get_one_line():
     assert parse_fallback("counter:visits=50,turn_visits=9") == Fallback("counter", 50, 9)
     with pytest.raises(AgentError, match="unknown fallback option 'visit'"):
         parse_fallback("counter:visit=5")
-    with pytest.raises(AgentError, match="not a whole number"):
+    with pytest.raises(AgentError, match="not a whole number or 'all'"):
         parse_fallback("counter:visits=many")
+    with pytest.raises(AgentError, match="whole number .* or 'all'"):
+        Fallback("sound", visits="most")
+    # 'all': the rules at every such decision, read back from its text form
+    every = parse_fallback("sound:visits=all,turn_visits=1000")
+    assert every == Fallback("sound", "all", 1000) == DEFAULT_FALLBACK
+    assert parse_fallback(str(every)) == every
     result = CliRunner().invoke(cli, ["tournament", "baiter", "honest", "--fallback", "bogus",
                                       "--rounds", "10"])
     assert result.exit_code == 2 and "fallback player 'bogus'" in result.output
@@ -157,3 +163,28 @@ def test_a_run_directory_is_loaded_with_the_fallback_it_is_given(tmp_path):
     assert counter.fallback == Fallback("counter", 5)
     assert counter.params[ka.P_FALLBACK] == bot("counter").kind
     assert load_agent(str(run)).fallback == DEFAULT_FALLBACK
+
+
+def test_coverage_counts_as_learned_only_what_the_table_plays(built):
+    """A decision the fallback's rules played is not learned, whatever its entry's
+    updates: with the rules at every announcement and response (visits='all') none of
+    those is counted learned, though the same table alone learns some of each; at turns
+    and powers a threshold above the table's own moves decisions from learned to thin.
+    Catches coverage counted by the entry's updates alone, as it once was."""
+    tables, visits, _, _ = built
+    alone = table_agent("t", VARIANT, tables, visits, 10)
+    claims_by_rules = table_agent("t", VARIANT, tables, visits, 10,
+                                  fallback=Fallback("sound", "all", 0))
+    strict = table_agent("t", VARIANT, tables, visits, 10,
+                         fallback=Fallback("sound", 0, 1_000))
+    cover = {name: head_to_head(VARIANT, agent, bot("honest"), rounds=400,
+                                seed=3).coverage_table(0)
+             for name, agent in (("alone", alone), ("claims", claims_by_rules),
+                                 ("strict", strict))}
+    for kind in ("after peek", "respond"):
+        assert cover["alone"].loc[kind, "learned"] > 0
+        assert cover["claims"].loc[kind, "learned"] == 0
+        assert cover["claims"].loc[kind, "thin"] > 0
+    for kind in ("turn", "power"):
+        assert cover["alone"].loc[kind, "learned"] > 0
+        assert cover["strict"].loc[kind, "learned"] == 0

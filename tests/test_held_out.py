@@ -277,3 +277,21 @@ def test_the_summary_says_how_much_of_the_play_is_learned():
     assert "(docs/mccfr.md). " in caveat(meta, strength)
     strength["fallback"] = {"player": "baiter"}
     assert "the baiter's rules elsewhere (docs/mccfr.md). " in caveat(meta, strength)
+
+
+@pytest.mark.parametrize("gain, verdict", [(-0.10, "so the table adds to the default"),
+                                           (0.10, "so the table takes away from the default"),
+                                           (0.01, "so it cannot be told from the default")])
+def test_the_summary_says_whether_the_table_adds_to_the_default(gain, verdict):
+    """exploit measures the sound default alone (method "default"); the summary reads
+    its gain as the strategy's score with the interval turned round, and says whether
+    the table adds to what it falls back on."""
+    from analysis.strength_notes import beaten_sentence
+
+    rows = [{"opponent": "baiter", "method": "league", "gain": -0.5, "gain_lo": -0.55,
+             "gain_hi": -0.45},
+            {"opponent": "sound", "method": "default", "gain": gain,
+             "gain_lo": gain - 0.03, "gain_hi": gain + 0.03}]
+    text = beaten_sentence({"opponents": rows})
+    assert (f"it scores {-gain:+.3f} a round (95% {-gain - 0.03:+.3f} to "
+            f"{-gain + 0.03:+.3f}), {verdict}") in text

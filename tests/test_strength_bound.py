@@ -19,8 +19,8 @@ import game_def
 from solver.evaluation.abstraction_cost import exact_evaluation, project
 from solver.evaluation.exploiter import exploit
 from solver.evaluation.league import HELD_OUT, LEAGUE
-from solver.evaluation.strength import (HOLDOUT_SEED_OFFSET, Opponent, held_out_bound,
-                                        measure, simultaneous_bound)
+from solver.evaluation.strength import (DEFAULT_PLAYERS, HOLDOUT_SEED_OFFSET, Opponent,
+                                        held_out_bound, measure, simultaneous_bound)
 from solver.evaluation.tournament import Z95, head_to_head
 from solver.exact.best_response import expected_value
 from solver.exact.robinwood_tree import build_robinwood_tree
@@ -203,11 +203,14 @@ def test_measure_states_the_held_out_gain_of_the_strongest(small_table):
     best = report.strongest
     bound = report.bound
     assert bound.opponent == best.name and bound.selection_gain == best.gain
-    # 4 bots, the league players, the held-out ones, the exploiter, 2 local best responses
+    # 4 bots, the league players, the held-out ones, the sound default, the exploiter,
+    # 2 local best responses
     assert bound.rounds == 300
-    assert bound.candidates == len(report.opponents) == 4 + len(LEAGUE) + len(HELD_OUT) + 3
+    assert bound.candidates == len(report.opponents) == \
+        4 + len(LEAGUE) + len(HELD_OUT) + len(DEFAULT_PLAYERS) + 3
     assert [o.name for o in report.opponents if o.method == "held-out"] == list(HELD_OUT)
-    offset = {"bot": 1, "league": 1, "held-out": 1, "exploiter": 2,
+    assert [o.name for o in report.opponents if o.method == "default"] == ["sound"]
+    offset = {"bot": 1, "league": 1, "held-out": 1, "default": 1, "exploiter": 2,
               "local best response": 3}
     assert bound.seed == 3 + HOLDOUT_SEED_OFFSET + offset[best.method]
     if best.method in ("bot", "league", "held-out"):

@@ -52,6 +52,10 @@ from solver.evaluation.lbr import local_best_response
 from solver.evaluation.league import HELD_OUT, LEAGUE
 from solver.evaluation.tournament import Z95, coverage_frame, head_to_head
 
+# The sound default alone (docs/sound-play.md), what a table plays where it has not
+# learned: the table adds to it only if it beats it.
+DEFAULT_PLAYERS = ("sound",)
+
 
 @dataclasses.dataclass
 class Opponent:
@@ -307,7 +311,8 @@ def measure(strategy: Agent, *, rounds: int = 20_000, seed: int = 0,
     coverage = {"self-play": coverage_frame(self_play.coverage[0] + self_play.coverage[1])}
     opponents = []
     replays: dict[str, Callable[[int], Opponent]] = {}
-    for method, names in (("bot", BOTS), ("league", LEAGUE), ("held-out", HELD_OUT)):
+    for method, names in (("bot", BOTS), ("league", LEAGUE), ("held-out", HELD_OUT),
+                          ("default", DEFAULT_PLAYERS)):
         for name in names:
             say(f"{strategy.name} against {name}")
             player = bot(name)

@@ -245,16 +245,23 @@ def _decision_kind(phase):
 
 
 @jit
-def _count_coverage(coverage, phase, entry, visits, min_visits):
-    """Count one table decision by kind and by how much its entry was trained."""
+def _count_coverage(coverage, phase, entry, player, min_visits):
+    """Count one table decision of `player` by kind and by who moved: learned (the
+    table, on an entry with at least `min_visits` updates), thin (an entry with fewer,
+    or one below the fallback's threshold for its kind, where the fallback's rules
+    moved: a reader of coverage asks how much of the play is learned) or none."""
     if entry == NO_TABLE:
         return
     if entry < 0:
         c = COV_NONE
-    elif visits[entry] >= min_visits:
-        c = COV_LEARNED
     else:
-        c = COV_THIN
+        need = float(min_visits)
+        params = player.params
+        if np.int64(params[P_FALLBACK]) >= lg.FIRST_KIND:
+            claims = phase == k.PH_AFTER_PEEK or phase == k.PH_RESPOND
+            below = params[P_FALLBACK_VISITS_CLAIMS] if claims else params[P_FALLBACK_VISITS]
+            need = max(need, below)
+        c = COV_LEARNED if player.visits[entry] >= need else COV_THIN
     coverage[_decision_kind(phase), c] += 1
 
 
@@ -286,12 +293,12 @@ def _play(rules, rounds, seed, a_seat, seats, min_visits, tally):
                 if cur == 0:
                     e = _agent_probs(seats.seat0, state, rules, know, cur, legal, m, scratch,
                                      abst, probs)
-                    _count_coverage(coverage[agent], state[k.S_PHASE], e, seats.seat0.visits,
+                    _count_coverage(coverage[agent], state[k.S_PHASE], e, seats.seat0,
                                     min_visits)
                 else:
                     e = _agent_probs(seats.seat1, state, rules, know, cur, legal, m, scratch,
                                      abst, probs)
-                    _count_coverage(coverage[agent], state[k.S_PHASE], e, seats.seat1.visits,
+                    _count_coverage(coverage[agent], state[k.S_PHASE], e, seats.seat1,
                                     min_visits)
                 a = _draw(legal, probs, m)
             before[:] = state
@@ -360,7 +367,7 @@ def _play_table_counted(rules, rounds, seed, players, hero, tally, coverage, min
                 m = k.legal_actions(state, rules, legal)
                 e = _agent_probs(players[cur], state, rules, know, cur, legal, m, scratch,
                                  abst, probs)
-                _count_coverage(coverage, state[k.S_PHASE], e, players[cur].visits,
+                _count_coverage(coverage, state[k.S_PHASE], e, players[cur],
                                 min_visits)
                 a = _draw(legal, probs, m)
             before[:] = state

@@ -36,8 +36,9 @@ LATE_BLUFFER = 19          # the truth until its first strike, then always Robin
 PEEK_HOARDER = 20          # silent except a leader once it has located a target card
 PROPORTIONAL = 21          # the truth; challenges with probability P(claim false)
 FIRST_HELD_OUT_KIND = 17
-# Fallback rules (solver.players.agents.TABLE_FALLBACK): a table's thin decisions beyond
-# two seats; loadable by name, not a training opponent nor one of the measuring league.
+# Fallback rules (the default fallback beyond two seats before the sound default,
+# docs/nplayer.md); loadable by name, not a training opponent nor one of the measuring
+# league.
 CLAIM_COUNTER = 22         # the baiter's claims; challenges claims it rules out or over-counted
 # Held out too, numbered after the fallback rules (a kind is never renumbered), so the
 # held-out kinds are 17-21 and 23-25: tell them by membership (solver.scripted.HELD_OUT_KINDS).
