@@ -2,10 +2,13 @@
 the OpenSpiel game `robin_des_bois`, registered when this package is imported.
 
     import pyspiel, robin_des_bois
-    game = pyspiel.load_game("robin_des_bois", {"players": 2})
+    game = pyspiel.load_game("robin_des_bois", {"players": 4})   # the published box
+    small = pyspiel.load_game("robin_des_bois", {"box": "small", "players": 2})
 
-Box contents the rules do not give (colours, values, copies, gold cards, hand size and
-limit, players) are game parameters with documented defaults (rules.PARAMETER_DEFAULTS).
+Box contents the rules do not give are game parameters (rules.PARAMETER_DEFAULTS): the
+default is the published box (3 colours, values 1-9, 4 copies, money 9x3+2x6, 3 to 6
+players), `box=small` the reduced box of the first model; every reading the published
+descriptions leave open is a named option (docs/robin-des-bois-rules.md, I1).
 
 A numba core plays the same rules fast (docs/robin-des-bois-rules.md, "Fast core"):
 

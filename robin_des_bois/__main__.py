@@ -2,9 +2,16 @@
 (robin_des_bois.balance) as index.html, report.md, PNG figures and tables/*.csv, in the
 look of the Robin Wood reports (analysis/table_report.py).
 
-    python -m robin_des_bois balance [--players N] [--games N] [--sweep-games M]
-        [--seed S] [--seat-player random|greedy_stasher|thief|defender|search]
+    python -m robin_des_bois balance [--variant box] [--players N] [--games N]
+        [--sweep-games M] [--seed S]
+        [--seat-player search|thief|defender|greedy_stasher|random]
         [--out reports/robin-des-bois]
+
+Good play by default: every seat plays the strongest player measured at the box
+(balance.STRONGEST, the search); `--seat-player random` asks for uniformly random moves,
+and the report then says so. Its first paragraph names the players behind the figures
+and their measured strength (benchmarks/results/robin_des_bois_strength.json, written
+by benchmarks/bench_robin_des_bois_players.py).
 
 Bad input is answered as `robinwood` answers it: one line naming the option, the
 problem and the fix, exit status 2 (click usage errors), every option and the output
@@ -26,7 +33,10 @@ from common.cli import OneLineErrors
 from common.paths import WritableDir
 
 from . import balance as B
-from .rules import MAX_PLAYERS, MIN_PLAYERS, RulesError, from_params
+from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError, from_params, parse_variant
+
+STRENGTH_FILE = (Path(__file__).resolve().parents[1] / "benchmarks" / "results"
+                 / "robin_des_bois_strength.json")
 
 _HTML = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Robin des Bois: balance for designers</title>
@@ -136,13 +146,62 @@ def effect_figure(effects: pd.DataFrame, metric: str, xlabel: str) -> Figure:
     return fig
 
 
-def summary_paragraph(r: B.BalanceResult, eff: pd.DataFrame, marianne: dict) -> str:
+def strength_sentence(player: str, rules: Rules, path: Path | None = None) -> str:
+    """Which players produced the figures and how strong they measured: for the search,
+    its seat-averaged win share against each scripted player at this box and player
+    count (the strength file), or that it was not measured there; random play is
+    labelled as such."""
+    import json
+
+    n = rules.players
+    if player == "random":
+        return (f"These figures come from uniformly random moves in every seat (random "
+                f"play, asked for with --seat-player random): a baseline of the rules, "
+                f"not good play; the strongest measured player is {B.STRONGEST}.")
+    path = STRENGTH_FILE if path is None else path
+    data = json.loads(path.read_text()) if path.exists() else None
+    from .players import MonteCarloSearch
+
+    samples = MonteCarloSearch.__init__.__defaults__[0]
+    who = (f"the determinized search ({samples} re-deals a decision, the strongest player "
+           f"measured)" if player == "search" else f"the scripted player {player}")
+    text = f"Every seat plays {who}."
+    if data is not None and data.get("samples") != samples:
+        data = None                        # measured with another budget
+    box = str(rules.replace(players=3))
+    if player != "search" or data is None or data.get("variant") != box \
+            or str(n) not in data.get("counts", {}):
+        if player == "search":
+            text += (f" Its strength was not measured at {box} with {n} players "
+                     f"(benchmarks/bench_robin_des_bois_players.py).")
+        return text
+    rows = data["counts"][str(n)]
+    cells = ", ".join(f"{opp} {v['share']:.3f} [{v['lo']:.3f}, {v['hi']:.3f}]"
+                      for opp, v in rows.items())
+    beaten = [opp for opp, v in rows.items() if v["beats"]]
+    verdict = ("it beats every scripted player with 95% confidence" if len(beaten) ==
+               len(rows) else f"it beats {', '.join(beaten) or 'none'} with 95% "
+                              f"confidence, not "
+                              f"{', '.join(o for o in rows if o not in beaten)}")
+    games = next(iter(rows.values()))["games_per_seat"]
+    return (text + f" Measured at this box and player count, seat-rotated against "
+            f"copies of each scripted player ({games} games a seat, "
+            f"{data['date']}, `{data['command']}`), its win share (ties split; fair "
+            f"{1 / n:.3f}, 95% interval) is {cells}: {verdict}.")
+
+
+def summary_paragraph(r: B.BalanceResult, eff: pd.DataFrame, marianne: dict,
+                      rules: Rules | None = None) -> str:
     n = r.num_players
     fpa, (lo, hi) = r.value("first_player_advantage"), r.interval("first_player_advantage")
     verdict = ("a real advantage" if lo > 0 else "a real disadvantage" if hi < 0
                else "not distinguishable from zero")
     steals, unst = r.value("steals"), r.value("unstoppable")
-    text = (f"With {r.players} play in every seat of a {n}-player game ({r.games:,} games), "
+    rules = rules if rules is not None else from_params(r.params)
+    who = "random" if r.players == "random" else r.players
+    text = strength_sentence(r.players, rules) + " "
+    text += (f"With {who} play in every seat of a {n}-player game of `{rules}` "
+             f"({r.games:,} games), "
             f"the first player's win share is {r.seats.at[0, 'win_share']:.3f} against a "
             f"fair {1 / n:.3f}: an advantage of {fpa:+.3f} [{lo:+.3f}, {hi:+.3f}], "
             f"{verdict}. Games last {r.value('mean_turns'):.1f} turns; the best score "
@@ -170,15 +229,33 @@ def summary_paragraph(r: B.BalanceResult, eff: pd.DataFrame, marianne: dict) -> 
     return text
 
 
-def report_plan(seats: int | None = None, effect_grid=None, sweep_grid=None
-                ) -> tuple[dict, dict, dict, list[str]]:
+def report_plan(seats: int | None = None, effect_grid=None, sweep_grid=None,
+                variant: "str | Rules" = "box") -> tuple[dict, dict, dict, list[str]]:
     """What a report plays, validated before any game: the base parameters (`seats`
-    players, else the default box), the effect grid (default B.EFFECT_GRID) less the
-    values unplayable around that base, with a note for each one dropped (3 colours do
-    not deal 4 hands of 9), and the sweep grid (default B.SWEEP_GRID). Raises a
-    one-line RulesError (a ValueError) for anything else that cannot be played."""
-    base = from_params({} if seats is None else {"players": seats}).to_params()
+    players, else the variant's), the effect grid (default B.EFFECT_GRID) less the
+    values unplayable around that base, with a note for each one dropped (the small box
+    does not deal 5 hands of 9), and the sweep grid (default B.SWEEP_GRID) less the
+    values unplayable alone, noted too. Raises a one-line RulesError (a ValueError) for
+    anything else that cannot be played."""
+    rules = parse_variant(variant)
+    if seats is not None:
+        rules = rules.replace(players=seats)
+    base = rules.to_params()
     grid, notes = {}, []
+    kept_sweep = {}
+    for name, values in (B.SWEEP_GRID if sweep_grid is None else sweep_grid).items():
+        kept = []
+        for value in values:
+            try:
+                from_params({**base, name: value})
+            except RulesError as err:
+                if name in base and not isinstance(values, (str, bytes)):
+                    notes.append(f"{name}={value} left out of the sweep: {err}")
+                    continue
+                raise
+            kept.append(value)
+        kept_sweep[name] = kept
+    sweep_grid = kept_sweep
     for name, values in (B.EFFECT_GRID if effect_grid is None else effect_grid).items():
         kept = []
         for value in values:
@@ -193,21 +270,22 @@ def report_plan(seats: int | None = None, effect_grid=None, sweep_grid=None
             kept.append(value)
         if kept:
             grid[name] = kept
-    sweep_grid = B.SWEEP_GRID if sweep_grid is None else sweep_grid
     B._variants(sweep_grid, base)          # every combination playable, or one line
     return base, grid, sweep_grid, notes
 
 
 def write_report(out: Path, games: int, sweep_games: int, seed: int, seat_player: str,
                  effect_grid=None, sweep_grid=None, marianne_games: int | None = None,
-                 seats: int | None = None) -> Path:
-    """Run the balance (`seats` players, default the box's, `seat_player` in every
-    seat), the one-at-a-time effects and the sweep; write the report into `out`."""
+                 seats: int | None = None, variant: "str | Rules" = "box") -> Path:
+    """Run the balance (the variant, default the published box, at `seats` players,
+    default its own, `seat_player` in every seat), the one-at-a-time effects and the
+    sweep; write the report into `out`."""
     import jinja2
     from markupsafe import Markup
 
     players = seat_player
-    base, effect_grid, sweep_grid, plan_notes = report_plan(seats, effect_grid, sweep_grid)
+    base, effect_grid, sweep_grid, plan_notes = report_plan(seats, effect_grid, sweep_grid,
+                                                            variant)
     start = time.perf_counter()
     out = Path(out)
     result = B.balance(base, games, seed, players, marianne_games=marianne_games)
@@ -246,7 +324,8 @@ def write_report(out: Path, games: int, sweep_games: int, seed: int, seat_player
         images.append({"file": f"{key}.png", "caption": caption})
     box = ", ".join(f"{k}={v}" for k, v in result.params.items())
     context = {"box": box, "players": players, "generated": time.strftime("%Y-%m-%d %H:%M"),
-               "seconds": f"{seconds:.0f}", "summary": summary_paragraph(result, eff, marianne),
+               "seconds": f"{seconds:.0f}",
+               "summary": summary_paragraph(result, eff, marianne, from_params(base)),
                "notes": result.notes + plan_notes + [marianne["note"]], "figures": images,
                "method": result.method + f"; effects and sweep: {sweep_games:,} games per "
                                          f"variant, Marianne not counted there"}
@@ -287,9 +366,17 @@ def _seat_player(ctx, param, value):
     return value
 
 
+def _variant(ctx, param, value):
+    """The box played, `BOX[:option=value,...]` (rules.parse_variant)."""
+    try:
+        return parse_variant(value)
+    except RulesError as err:
+        raise click.BadParameter(str(err)) from None
+
+
 class Seats(click.ParamType):
-    """How many players sit at the table: a whole number in the rules' range
-    (rules.MIN_PLAYERS..MAX_PLAYERS) with whose hands the default box can be dealt."""
+    """How many players sit at the table: a whole number in the rules' range over every
+    box (rules.MIN_PLAYERS..MAX_PLAYERS); the command checks it against the variant."""
 
     name = "N"
 
@@ -303,10 +390,6 @@ class Seats(click.ParamType):
         if not MIN_PLAYERS <= seats <= MAX_PLAYERS:
             self.fail(f"{seats} players: Robin des Bois is played by {span} players; "
                       f"give a number from {span}", param, ctx)
-        try:
-            from_params({"players": seats})
-        except RulesError as err:
-            self.fail(str(err), param, ctx)
         return seats
 
 
@@ -314,29 +397,42 @@ GAMES = click.IntRange(2, B.MAX_GAMES)
 
 
 @cli.command("balance")
+@click.option("--variant", default="box", show_default=True, callback=_variant,
+              help="The box played: box (the published game), small (the reduced box), "
+                   "or either with options, e.g. box:gold_order=low.")
 @click.option("--players", "seats", type=Seats(), default=None,
-              help=f"Players at the table, {MIN_PLAYERS} to {MAX_PLAYERS} (default: the "
-                   f"box's, 3).")
-@click.option("--seat-player", default="random", show_default=True,
+              help=f"Players at the table, {MIN_PLAYERS} to {MAX_PLAYERS} as the box "
+                   f"allows (the published box: 3 to 6; default 3).")
+@click.option("--seat-player", default=B.STRONGEST, show_default=True,
               callback=_seat_player,
-              help="The player kind in every seat: random, greedy_stasher, thief, "
-                   "defender or search.")
+              help="The player kind in every seat: search (the strongest measured), "
+                   "thief, defender, greedy_stasher, or random (random moves, labelled "
+                   "so in the report).")
 @click.option("--games", type=GAMES, default=None,
-              help="games for the seat and rate tables (default 100000 random, 1000 "
-                   "scripted)")
+              help="games for the seat and rate tables (default 200 search, 1000 "
+                   "scripted, 100000 random)")
 @click.option("--sweep-games", type=GAMES, default=None,
-              help="games per variant in the effects and the sweep (default 20000 random, "
-                   "200 scripted)")
+              help="games per variant in the effects and the sweep (default 40 search, "
+                   "200 scripted, 20000 random)")
 @click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=0, show_default=True)
 @click.option("--out", type=WritableDir(), default="reports/robin-des-bois",
               show_default=True, help="Output folder (created if missing).")
-def balance_command(seats, seat_player, games, sweep_games, seed, out) -> None:
+def balance_command(variant, seats, seat_player, games, sweep_games, seed, out) -> None:
     """Write the designers' balance report (index.html, report.md, PNGs, tables/)."""
-    scripted = seat_player != "random"
-    games = games if games is not None else (1000 if scripted else 100_000)
-    sweep_games = sweep_games if sweep_games is not None else (200 if scripted else 20_000)
+    if seats is not None:
+        try:
+            variant.replace(players=seats)
+        except RulesError as err:
+            raise click.BadParameter(str(err), param_hint="'--players'") from None
+    kind = "random" if seat_player == "random" else (
+        "search" if seat_player == "search" else "scripted")
+    games = games if games is not None else {"search": 200, "scripted": 1000,
+                                             "random": 100_000}[kind]
+    sweep_games = sweep_games if sweep_games is not None else {
+        "search": 40, "scripted": 200, "random": 20_000}[kind]
     start = time.perf_counter()
-    path = write_report(Path(out), games, sweep_games, seed, seat_player, seats=seats)
+    path = write_report(Path(out), games, sweep_games, seed, seat_player, seats=seats,
+                        variant=variant)
     click.echo(f"wrote {path} in {time.perf_counter() - start:.1f} s")
 
 

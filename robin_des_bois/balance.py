@@ -3,11 +3,16 @@ game length, how often players take, stash, steal (unstoppable or counterable), 
 and rob, how often Marianne protects, and the effect of each box-content parameter.
 
     from robin_des_bois.balance import balance, sweep, effects
-    result = balance({"players": 3}, games=20_000, seed=1)        # random play
+    result = balance({"players": 4}, games=100, seed=1)           # the search in every seat
     result.seats, result.metrics                                   # pandas DataFrames
-    balance(None, games=500, seed=1, players="thief")             # every seat a thief
-    sweep({"players": [2, 3], "copies": [2, 3]}, None, 5000, 1)   # tidy rows
-    effects({"players": [2, 4]}, None, 5000, 1)                    # change vs the defaults
+    balance(None, games=20_000, seed=1, players="random")         # random moves, when asked
+    sweep({"players": [3, 4], "copies": [3, 4]}, None, 40, 1)      # tidy rows
+    effects({"players": [4, 5]}, None, 40, 1)                      # change vs the defaults
+
+Good play by default: `players` defaults to STRONGEST, the strongest player measured at
+the box (the determinized search, which beats every scripted player seat-rotated:
+benchmarks/results/robin_des_bois_players.txt); uniformly random moves only when asked
+(`players="random"`), and every result says which players produced it.
 
 Two ways to play (docs/robin-des-bois-rules.md, "Balance for designers"):
 
@@ -70,18 +75,26 @@ METRICS: dict[str, str] = {
 HEADLINE = ("first_player_advantage", "mean_spread", "mean_turns", "steals", "unstoppable",
             "counterable", "counters", "thefts", "marianne_protections")
 
-# One-at-a-time variations around the defaults (all valid with the other defaults).
+# The strongest player measured at the box: the search beats every scripted player,
+# seat-rotated, at 3 to 6 players (benchmarks/bench_robin_des_bois_players.py; docs/
+# robin-des-bois-rules.md, "Players and strength"). The balance figures use it in every
+# seat unless another player is asked for.
+STRONGEST = "search"
+
+# One-at-a-time variations around the published box (each valid with its other
+# options): the player counts it seats, 3 copies, no money, the money taken lowest
+# first (B1), the seed's end (as soon as the second pile is empty, B3). Kept short: with
+# the search in every seat a variant costs about a second a game.
 EFFECT_GRID: dict[str, list] = {
-    "players": [2, 4],
-    "colours": [3, 5, 6],
-    "values": [5, 7, 8],
+    "players": [4, 5, 6],
     "copies": [3],
-    "gold": ["", "6x1", "24x1", "12x2"],
-    "hand_size": [6, 7, 11],
-    "hand_limit": [6, 7, 12],
+    "gold": ["none"],
+    "gold_order": ["low"],
+    "end": ["pile"],
 }
-# A small full-grid sweep for the report.
-SWEEP_GRID: dict[str, list] = {"players": [2, 3, 4], "copies": [2, 3]}
+# A small full-grid sweep for the report: the fewest and most players, two copy counts
+# (every player count with both: reports/sweep-robin-des-bois, the sweep package).
+SWEEP_GRID: dict[str, list] = {"players": [3, 6], "copies": [3, 4]}
 
 
 class BalanceError(ValueError):
@@ -310,12 +323,14 @@ def _stepped(rules: Rules, player: str, games: int, seed: int
 
 
 # ===== the public API =======================================================================
-def balance(params: "Mapping[str, Any] | Rules | None" = None, games: int = 20_000,
-            seed: int = 0, players: str = "random",
+def balance(params: "Mapping[str, Any] | Rules | None" = None, games: int = 200,
+            seed: int = 0, players: str = STRONGEST,
             marianne_games: int | None = None) -> BalanceResult:
-    """Balance figures for `games` games with `players` in every seat.
+    """Balance figures for `games` games with `players` in every seat (default the
+    strongest measured player, STRONGEST).
 
-    players="random" plays on the batch simulator (fast); marianne_games (default
+    players="random" (only when asked) plays uniformly random moves on the batch
+    simulator (fast), and its method says so; marianne_games (default
     min(games, 2000); 0 = skip) random games are stepped from Python to count Marianne's
     protections. Any other name (players.SCRIPTED or "search") steps every game from
     Python. Raises a one-line ValueError (RulesError for bad parameters)."""
@@ -336,8 +351,9 @@ def balance(params: "Mapping[str, Any] | Rules | None" = None, games: int = 20_0
                          f"stepped from Python (normal interval).")
         else:
             notes.append("Marianne's protections not counted (marianne_games=0).")
-        method = (f"uniformly random play on the numba core, {games:,} games in "
-                  f"{min(BATCHES, games)} batches; 95% batch-means intervals (t)")
+        method = (f"uniformly random moves in every seat (random play, asked for: a "
+                  f"baseline of the rules, not good play) on the numba core, {games:,} "
+                  f"games in {min(BATCHES, games)} batches; 95% batch-means intervals (t)")
     else:
         seats, metrics = _stepped(rules, player, games, seed)
         method = (f"every seat plays {player}, {games:,} games stepped from Python on the "
@@ -347,8 +363,8 @@ def balance(params: "Mapping[str, Any] | Rules | None" = None, games: int = 20_0
                          seconds=time.perf_counter() - start)
 
 
-def marianne_effect(params=None, games: int = 20_000, seed: int = 0,
-                    players: str = "random") -> dict[str, Any]:
+def marianne_effect(params=None, games: int = 200, seed: int = 0,
+                    players: str = STRONGEST) -> dict[str, Any]:
     """Marianne's rule on and off, if the rules had a switch: they do not, so this says
     so (available=False, a note) and measures nothing; how often she protects someone
     is the metric `marianne_protections` of `balance`."""
@@ -391,8 +407,8 @@ def _label(combo: Mapping[str, Any]) -> str:
     return ",".join(f"{k}={v}" for k, v in combo.items()) or "defaults"
 
 
-def sweep(grid: Mapping[str, list], base_params=None, games: int = 5000, seed: int = 0,
-          players: str = "random", marianne_games: int = 0) -> pd.DataFrame:
+def sweep(grid: Mapping[str, list], base_params=None, games: int = 40, seed: int = 0,
+          players: str = STRONGEST, marianne_games: int = 0) -> pd.DataFrame:
     """Balance of every combination of the grid's values (other parameters from
     base_params, else the defaults): one row per (variant, metric) with the value and its
     95% interval; the grid's parameters are columns too. Every combination is validated
@@ -412,8 +428,8 @@ def sweep(grid: Mapping[str, list], base_params=None, games: int = 5000, seed: i
     return pd.concat(frames, ignore_index=True)
 
 
-def effects(grid: Mapping[str, list] | None = None, base_params=None, games: int = 5000,
-            seed: int = 0, players: str = "random", marianne_games: int = 0,
+def effects(grid: Mapping[str, list] | None = None, base_params=None, games: int = 40,
+            seed: int = 0, players: str = STRONGEST, marianne_games: int = 0,
             metrics: tuple[str, ...] = HEADLINE) -> pd.DataFrame:
     """One parameter at a time around base_params (default EFFECT_GRID): per parameter,
     value and metric, the variant's value minus the base's, with a 95% interval (the two

@@ -5,7 +5,7 @@ reference) with the same action ids and chance outcomes, over flat int64 arrays.
 wrapper is for tests and tools that step one game; batches of random games are
 `robin_des_bois.simulate`.
 
-    state = CoreState.new({"players": 2})
+    state = CoreState.new({"players": 4})
     while not state.is_terminal():
         ...
 """

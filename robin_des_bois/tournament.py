@@ -8,7 +8,7 @@ sqrt(games), per seat; the seat average's standard error is sqrt(sum of the seat
 squared standard errors) / seats.
 
     from robin_des_bois.tournament import seat_rotated
-    result = seat_rotated("search", "thief", players=2, games_per_seat=100)
+    result = seat_rotated("search", "thief", players=4, games_per_seat=20)
     result.seat_average()   # (mean, low, high)
 """
 
@@ -108,7 +108,7 @@ class MatchResult:
 
 def seat_rotated(candidate: str, opponent: str, players: int = 2, games_per_seat: int = 100,
                  seed: int = 0, params: "Mapping[str, Any] | None" = None,
-                 samples: int = 16, factory: Callable[[str, int], Callable] | None = None
+                 samples: int = 32, factory: Callable[[str, int], Callable] | None = None
                  ) -> MatchResult:
     """The candidate in each seat against copies of the opponent in the others; game g
     of every seat uses the same deal seed (seed + g), so seats see the same cards."""

@@ -20,7 +20,7 @@ from robin_des_bois.balance import BalanceError, balance, effects, marianne_effe
 def _plain_random_games(players: int, games: int, seed: int) -> dict[str, np.ndarray]:
     """Random games on the plain OpenSpiel game, counted from its action strings and
     returns only (no core, no counters): seat 0's win share, steals, counters, turns."""
-    game = pyspiel.load_game("robin_des_bois", {"players": players})
+    game = pyspiel.load_game("robin_des_bois", {"box": "small", "players": players})
     rng = random.Random(seed)
     share0, steals, counters, turns, unstoppable = [], [], [], [], []
     for _ in range(games):
@@ -66,7 +66,8 @@ def _agree(result, plain: dict[str, np.ndarray]) -> None:
 
 def test_random_balance_agrees_with_plain_openspiel_count():
     plain = _plain_random_games(players=2, games=300, seed=5)
-    result = balance({"players": 2}, games=20_000, seed=3, marianne_games=0)
+    result = balance({"box": "small", "players": 2}, games=20_000, seed=3, players="random",
+                     marianne_games=0)
     _agree(result, plain)
     assert result.seats["win_share"].sum() == pytest.approx(1.0)
     fpa = result.value("first_player_advantage")
@@ -79,10 +80,10 @@ def test_stepped_random_agrees_with_plain_openspiel_count():
     """The Python-stepped path (used for scripted players and Marianne) with random
     players against the plain game's independent count."""
     plain = _plain_random_games(players=3, games=200, seed=11)
-    result = balance({"players": 3}, games=300, seed=2, players="random",
+    result = balance({"box": "small", "players": 3}, games=300, seed=2, players="random",
                      marianne_games=0)
     _agree(result, plain)
-    stepped = balance({"players": 3}, games=200, seed=2, players="thief")
+    stepped = balance({"box": "small", "players": 3}, games=200, seed=2, players="thief")
     assert stepped.seats["win_share"].sum() == pytest.approx(1.0)
     assert stepped.value("steals") == pytest.approx(
         stepped.value("unstoppable") + stepped.value("counterable"))
@@ -91,8 +92,8 @@ def test_stepped_random_agrees_with_plain_openspiel_count():
 
 
 def test_balance_is_reproducible_and_marianne_counted():
-    a = balance(None, games=400, seed=7, marianne_games=50)
-    b = balance(None, games=400, seed=7, marianne_games=50)
+    a = balance(None, games=400, seed=7, players="random", marianne_games=50)
+    b = balance(None, games=400, seed=7, players="random", marianne_games=50)
     assert a.tidy().equals(b.tidy())
     assert "marianne_protections" in set(a.metrics["metric"])
     assert marianne_effect()["available"] is False
@@ -101,7 +102,7 @@ def test_balance_is_reproducible_and_marianne_counted():
 
 def test_sweep_one_row_per_combination_and_metric():
     grid = {"players": [2, 3], "copies": [2, 3], "hand_limit": [7, 9]}
-    frame = sweep(grid, None, games=100, seed=1)
+    frame = sweep(grid, {"box": "small"}, games=100, seed=1, players="random")
     assert frame["variant"].nunique() == 8
     assert not frame.duplicated(["variant", "metric"]).any()
     per_variant = frame.groupby("variant")["metric"].count()
@@ -114,8 +115,8 @@ def test_sweep_one_row_per_combination_and_metric():
 
 
 def test_effects_against_the_default():
-    frame = effects({"players": [2, 3], "hand_limit": [7]}, None, games=200, seed=1,
-                    metrics=("first_player_advantage", "steals"))
+    frame = effects({"players": [2, 3], "hand_limit": [7]}, {"box": "small"}, games=200,
+                    seed=1, players="random", metrics=("first_player_advantage", "steals"))
     assert len(frame) == 4                    # players=3 is the default: skipped
     assert set(frame["parameter"]) == {"players", "hand_limit"}
     assert ((frame["lo"] <= frame["delta"]) & (frame["delta"] <= frame["hi"])).all()
@@ -123,7 +124,9 @@ def test_effects_against_the_default():
 
 @pytest.mark.parametrize("call, kind", [
     (lambda: sweep({"colors": [3]}, None, 10, 0), RulesError),
-    (lambda: sweep({"players": [5]}, None, 10, 0), RulesError),
+    (lambda: sweep({"players": [7]}, None, 10, 0), RulesError),
+    (lambda: sweep({"players": [2]}, None, 10, 0), RulesError),
+    (lambda: sweep({"players": [5]}, {"box": "small"}, 10, 0), RulesError),
     (lambda: sweep({"copies": [1]}, None, 10, 0), RulesError),
     (lambda: sweep({"players": []}, None, 10, 0), BalanceError),
     (lambda: sweep({"gold": ["lots"]}, None, 10, 0), RulesError),
@@ -145,7 +148,9 @@ def test_report_command_writes_files(tmp_path, monkeypatch):
     monkeypatch.setattr(B, "EFFECT_GRID", {"players": [2], "hand_limit": [7]})
     monkeypatch.setattr(B, "SWEEP_GRID", {"players": [2, 3]})
     out = tmp_path / "report"
-    result = CliRunner().invoke(cli_module.cli, ["balance", "--games", "200",
+    result = CliRunner().invoke(cli_module.cli, ["balance", "--variant", "small",
+                                                 "--seat-player", "random",
+                                                 "--games", "200",
                                                  "--sweep-games", "100", "--seed", "1",
                                                  "--out", str(out)])
     assert result.exit_code == 0, result.output
@@ -156,7 +161,68 @@ def test_report_command_writes_files(tmp_path, monkeypatch):
         assert (out / name).stat().st_size > 0, name
     md = (out / "report.md").read_text()
     assert "first player's win share" in md and "Marianne is not a parameter" in md
+    # random play only when asked, and labelled so in the first paragraph
+    first = md.split("\n\n")[2]
+    assert first.startswith("These figures come from uniformly random moves in every seat")
     bad = CliRunner().invoke(cli_module.cli, ["balance", "--seat-player", "robin",
                                               "--out", str(tmp_path / "x")])
     assert bad.exit_code == 2 and "unknown player kind" in bad.output
     assert not (tmp_path / "x").exists()
+
+
+def test_good_play_is_the_default_and_the_report_names_it(tmp_path, monkeypatch):
+    """balance() and the report put the strongest measured player (the search) in every
+    seat unless asked otherwise; the report's first paragraph names it and cites its
+    measured strength from the strength file, or says it was not measured there."""
+    import inspect
+    import json
+
+    from robin_des_bois import __main__ as cli_module
+    from robin_des_bois import balance as B
+    from robin_des_bois.rules import parse_variant
+
+    assert B.STRONGEST == "search"
+    for fn in (B.balance, B.sweep, B.effects):
+        assert inspect.signature(fn).parameters["players"].default == "search"
+    rules = parse_variant("box:players=6")
+    strength = tmp_path / "strength.json"
+    strength.write_text(json.dumps({"variant": "box", "samples": 32, "date": "D",
+                                    "command": "C", "counts": {"6": {
+        "thief": {"share": 0.4, "lo": 0.3, "hi": 0.5, "fair": 1 / 6,
+                  "games_per_seat": 20, "beats": True},
+        "defender": {"share": 0.2, "lo": 0.1, "hi": 0.3, "fair": 1 / 6,
+                     "games_per_seat": 20, "beats": False}}}}))
+    text = cli_module.strength_sentence("search", rules, strength)
+    assert text.startswith("Every seat plays the determinized search")
+    assert "thief 0.400 [0.300, 0.500]" in text and "not defender" in text
+    assert "not measured" in cli_module.strength_sentence(
+        "search", parse_variant("small:players=2"), strength)
+    assert "uniformly random" in cli_module.strength_sentence("random", rules, strength)
+    monkeypatch.setattr(cli_module, "STRENGTH_FILE", strength)
+    assert "thief 0.400" in cli_module.strength_sentence("search", rules)
+
+
+@pytest.mark.slow
+def test_the_default_report_plays_the_search_and_says_so(tmp_path, monkeypatch):
+    """The command with no --seat-player: the search in every seat (about a minute on
+    the loaded 2-core machine: six seats of search at 6 players)."""
+    import json
+
+    from robin_des_bois import __main__ as cli_module
+    from robin_des_bois import balance as B
+
+    strength = tmp_path / "strength.json"
+    strength.write_text(json.dumps({"variant": "box", "samples": 32, "date": "D",
+                                    "command": "C", "counts": {"6": {
+        "thief": {"share": 0.4, "lo": 0.3, "hi": 0.5, "fair": 1 / 6,
+                  "games_per_seat": 20, "beats": True}}}}))
+    monkeypatch.setattr(cli_module, "STRENGTH_FILE", strength)
+    monkeypatch.setattr(B, "EFFECT_GRID", {"hand_limit": [7]})
+    monkeypatch.setattr(B, "SWEEP_GRID", {"copies": [4]})
+    out = tmp_path / "report"
+    result = CliRunner().invoke(cli_module.cli, ["balance", "--players", "6", "--games",
+                                                 "2", "--sweep-games", "2", "--out",
+                                                 str(out)])
+    assert result.exit_code == 0, result.output
+    first = (out / "report.md").read_text().split("\n\n")[2]
+    assert first.startswith("Every seat plays the determinized search") and "thief 0.400" in first

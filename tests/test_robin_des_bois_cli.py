@@ -104,8 +104,9 @@ def test_players_seats_that_many_and_drops_unplayable_effects(tmp_path, monkeypa
     for 4 hands of 9) stopping the report after its balance had been played."""
     monkeypatch.setattr(B, "EFFECT_GRID", {"colours": [3, 5]})
     monkeypatch.setattr(B, "SWEEP_GRID", {"copies": [2]})
-    result = invoke(["--players", "4", "--games", "40", "--sweep-games", "20",
-                     "--out", "o"], tmp_path, monkeypatch)
+    result = invoke(["--variant", "small", "--players", "4", "--seat-player", "random",
+                     "--games", "40", "--sweep-games", "20", "--out", "o"], tmp_path,
+                    monkeypatch)
     assert result.exit_code == 0, result.output
     assert played and all(box.get("players") == 4 for box in played), played
     assert not any(box.get("colours") == 3 for box in played)
@@ -122,5 +123,18 @@ def test_the_real_command_exits_2_with_one_line(tmp_path):
     assert proc.stdout == "" and "Traceback" not in proc.stderr
     assert proc.stderr.strip().splitlines() == [
         f"{PREFIX}Invalid value for '--players': 9 players: Robin des Bois is played by "
-        f"2 to 4 players; give a number from 2 to 4"]
+        f"2 to 6 players; give a number from 2 to 6"]
     assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--players", "2"], "'--players': players=2 is out of range: use 3..6"),
+    (["--variant", "small", "--players", "6"], "the deck has 48 cards"),
+    (["--variant", "castle"], "'--variant': unknown box 'castle'"),
+    (["--variant", "box:colors=4"], "unknown option 'colors'"),
+])
+def test_a_variant_or_count_the_box_cannot_play_is_one_line(args, needle, tmp_path,
+                                                            monkeypatch, played):
+    line = one_line_error(invoke([*args, "--out", "o"], tmp_path, monkeypatch))
+    assert needle in line, line
+    assert played == [] and not (tmp_path / "o").exists()
