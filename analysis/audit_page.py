@@ -46,7 +46,9 @@ NOTES = {
              "against the fair share 1/2; lo and hi bracket it by the game value (the "
              "solve's exploitability). seats.csv; the variant's metrics in metrics.csv "
              "(starter_edge as Ludii's AdvantageP1 against the fair share, balance the "
-             "gap between the seats, drawishness the turn-cap rate, duration in turns).",
+             "gap between the seats, drawishness the turn-cap rate, duration in turns, "
+             "decisiveness the share of a won round gone when the winner takes a strike "
+             "lead it keeps, lead changes how often the strike lead passes).",
     "restricted": "Each restriction forbids one seat a kind of move (the lock names the "
                   "forbidden actions; where every action would be forbidden it does not "
                   "apply); the game is solved exactly with that seat choosing freely "

@@ -25,7 +25,10 @@ def seats_sentence(audit) -> str:
             f"between {lo:+.2f} and {hi:+.2f}). The player who starts a best-of-3 match "
             f"wins it {m['starter_match_win']:.1%} of the time; {m['drawishness']:.1%} "
             f"of rounds are drawn at the turn cap (drawishness) and a round lasts "
-            f"{m['duration']:.2f} turns on average.")
+            f"{m['duration']:.2f} turns on average. The eventual winner takes a strike "
+            f"lead it keeps {m['decisiveness']:.0%} of the way through a won round on "
+            f"average (decisiveness; 100% when it never leads in strikes) and the "
+            f"strike lead passes {m['lead_changes']:.3f} times a round.")
 
 
 def ladder_sentence(audit) -> str:
@@ -76,5 +79,5 @@ def mechanics_sentence(audit) -> str:
 def first_screen(audit) -> list[str]:
     return [seats_sentence(audit), ladder_sentence(audit), mechanics_sentence(audit),
             "Not yet in this audit: the search for the smallest rule change that brings "
-            "a metric into a band (--target), decisiveness and lead changes, Monte Carlo "
+            "a metric into a band (--target), Monte Carlo "
             "CFR audits of the printed decks, and 3-4 seats."]

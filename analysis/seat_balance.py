@@ -11,9 +11,10 @@ match odds, drawishness, duration, named as Ludii names them where they mean the
   timeouts apart; here the cap is a rule, a draw);
 - duration: turns a round lasts, mean (Ludii's Duration);
 - starter_match_win: P(the player who starts a best-of-3 match wins it), the loser of
-  each round starting the next (analysis.statistics.best_of_three).
-Decisiveness and lead changes (how early the eventual winner leads in strikes) are not
-measured yet.
+  each round starting the next (analysis.statistics.best_of_three);
+- decisiveness and lead_changes: how early the eventual winner takes a strike lead it
+  keeps, and how often the lead passes (analysis.decisiveness; Ludii's Decisiveness and
+  LeadChange read on strikes).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import pandas as pd
 from game_def.variant import Variant
 from solver.exact.tree import FlatTree
 
+from .decisiveness import decisiveness
 from .equilibrium import Solved
 from .exact import profile_statistics
 
@@ -54,5 +56,6 @@ def seat_balance(variant: Variant, tree: FlatTree, solved: Solved,
                "starter_match_win": float(match["starter_match_win"]),
                "drawishness": float(out["turn_cap_rate"]),
                "duration": float(out["mean_turns"]),
+               **decisiveness(variant, tree, solved.strategy, symmetric),
                "exploitability": solved.exploitability}
     return seats, metrics

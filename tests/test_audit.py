@@ -75,6 +75,7 @@ def test_the_seats_read_the_exact_statistics_and_their_shares_sum_to_one():
     # the starter's value is +1/3 (docs/locks.md): an edge of +1/6
     assert metrics["starter_edge"] == pytest.approx(1 / 6, abs=1e-4)
     assert 0.5 < metrics["starter_match_win"] < 1
+    assert 0 < metrics["decisiveness"] <= 1 and metrics["lead_changes"] >= 0
 
 
 def test_bad_variants_are_one_line_and_exit_2():
