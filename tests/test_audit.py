@@ -89,6 +89,14 @@ def test_bad_variants_are_one_line_and_exit_2():
         assert len(result.output.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("args", [["--target", "0"], ["--target", "abc"],
+                                  ["--full-target", "1.5"], ["--out", "/proc/nope"]])
+def test_bad_options_are_one_line_and_exit_2(args):
+    result = CliRunner().invoke(cli, ["audit", "Robin+Peasant+Traitor:max_turns=1", *args])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1, result.output
+
+
 @pytest.mark.slow   # writing every scripted player onto the tree compiles a walk (~60 s)
 def test_the_audit_command_writes_the_page_and_its_first_screen_answers(tmp_path):
     out = tmp_path / "audit"
