@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .audit_words import first_screen
+from .audit_words import band_sentence, first_screen
 from .pages import PAGE_STYLE, html_table, markdown_table, save_png
 
 HTML = """<!DOCTYPE html>
@@ -100,8 +100,9 @@ def _restricted_figure(restricted: pd.DataFrame):
     return fig
 
 
-def write_audit(audit, out) -> Path:
-    """Write the page and tables into `out`; returns index.html."""
+def write_audit(audit, out, band=None) -> Path:
+    """Write the page and tables into `out`; returns index.html. band: (target text,
+    sweep.band.meeting's frame) when a band search ran."""
     import jinja2
     from markupsafe import Markup
 
@@ -135,7 +136,14 @@ def write_audit(audit, out) -> Path:
            f"{audit.settings['full_target']:g} on the full tree of "
            f"{audit.settings['nodes']:,}) · {secs} · generated "
            f"{time.strftime('%Y-%m-%d %H:%M')}")
-    context = {"variant": str(audit.variant), "sub": sub, "screen": first_screen(audit)}
+    screen = first_screen(audit, None if band is None else band_sentence(*band))
+    if band is not None:
+        band[1].to_csv(out / "band.csv")
+        sections.append((f"Into the band {band[0]}", "Every single rule change of the "
+                         "variant, swept exactly (sweep.band); those in the band first, "
+                         "then by distance to it. band.csv; each sweep in band/.",
+                         band[1], None))
+    context = {"variant": str(audit.variant), "sub": sub, "screen": screen}
     html = jinja2.Environment(autoescape=True).from_string(HTML).render(
         **context, sections=[(t, n, Markup(html_table(f)), g) for t, n, f, g in sections])
     (out / "index.html").write_text(html, encoding="utf-8")

@@ -76,8 +76,27 @@ def mechanics_sentence(audit) -> str:
     return text
 
 
-def first_screen(audit) -> list[str]:
+def first_screen(audit, band: str | None = None) -> list[str]:
+    """The sentences; `band`: the band search's sentence (band_sentence), if run."""
     return [seats_sentence(audit), ladder_sentence(audit), mechanics_sentence(audit),
-            "Not yet in this audit: the search for the smallest rule change that brings "
-            "a metric into a band (--target), Monte Carlo "
-            "CFR audits of the printed decks, and 3-4 seats."]
+            band or "No band was asked for (--target 'METRIC in [LO,HI]' searches the "
+                    "single rule changes that bring a metric into a band).",
+            "Not yet in this audit: pairs of rule changes in the band search, Monte "
+            "Carlo CFR audits of the printed decks, and 3-4 seats."]
+
+
+def band_sentence(target: str, found) -> str:
+    """What the band search found: `found` is sweep.band.meeting's frame."""
+    if found.empty:
+        return f"Into the band {target}: no single rule change was measured."
+    inside = found[found["in_band"]]
+    metric = target.split()[0]
+    if inside.empty:
+        near = found.index[0]
+        return (f"Into the band {target}: none of the {len(found)} single rule changes "
+                f"meets it; the nearest is {near} ({metric} "
+                f"{found.at[near, metric]:+.4f}).")
+    names = ", ".join(f"{v} ({inside.at[v, metric]:+.4f})" for v in inside.index[:5])
+    more = f" and {len(inside) - 5} more" if len(inside) > 5 else ""
+    return (f"Into the band {target}: {len(inside)} of {len(found)} single rule changes "
+            f"meet it: {names}{more}.")

@@ -22,16 +22,22 @@ def default_name(variant: str) -> str:
 @click.argument("variant")
 @click.option("--out", type=WritableDir(), default=None,
               help="Folder for the page and tables (default reports/audit-<variant>).")
-@click.option("--target", "exploitability", type=click.FloatRange(0, 1, min_open=True,
+@click.option("--exploitability", type=click.FloatRange(0, 1, min_open=True,
                                                                   max_open=True),
               default=1e-4, show_default=True,
               help="Exploitability the exact solves on the position-symmetric tree stop "
                    "at (values are bracketed by it).")
-@click.option("--full-target", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+@click.option("--full-exploitability", "full_target",
+              type=click.FloatRange(0, 1, min_open=True, max_open=True),
               default=1e-3, show_default=True,
               help="The same on the full tree (the skill ladder's equilibrium, "
                    "restrictions that aim at positions).")
-def audit(variant, out, exploitability, full_target):
+@click.option("--target", "band", default=None,
+              help="Search the single rule changes that bring a sweep metric into a "
+                   "band, e.g. 'starter_edge in [-0.02,0.02]' (swept exactly).")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Sweep workers for --target.")
+def audit(variant, out, exploitability, full_target, band, workers):
     """Audit VARIANT (e.g. 'rspmx:max_turns=3'): who is favoured and by how much, what
     each mechanic is worth to the seat forbidden it, whether skill pays; exact, for
     two-player variants whose tree fits (up to 20 million nodes) so far."""
@@ -39,6 +45,11 @@ def audit(variant, out, exploitability, full_target):
     from analysis.audit_page import write_audit
 
     check_variant(variant)   # one line before any work
+    target = None
+    if band is not None:
+        from sweep.band import parse_target
+
+        target = parse_target(band)
     if out is None:
         out = str(Path("reports") / default_name(variant))
         check_writable(out, "--out")
@@ -46,5 +57,13 @@ def audit(variant, out, exploitability, full_target):
     result = run_audit(variant, target=exploitability, full_target=full_target,
                        progress=lambda line: click.echo(
                            f"[{time.perf_counter() - start:6.1f} s] {line}", err=True))
-    page = write_audit(result, out)
+    found = None
+    if target is not None:
+        from sweep.band import band_search
+
+        click.echo(f"band search: {target}", err=True)
+        found = (str(target), band_search(variant, target, Path(out) / "band",
+                                          workers=workers,
+                                          say=lambda line: click.echo(line, err=True)))
+    page = write_audit(result, out, found)
     click.echo(f"{page}\n{Path(out) / 'report.md'}")

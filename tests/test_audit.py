@@ -89,8 +89,10 @@ def test_bad_variants_are_one_line_and_exit_2():
         assert len(result.output.strip().splitlines()) == 1
 
 
-@pytest.mark.parametrize("args", [["--target", "0"], ["--target", "abc"],
-                                  ["--full-target", "1.5"], ["--out", "/proc/nope"]])
+@pytest.mark.parametrize("args", [["--exploitability", "0"], ["--exploitability", "abc"],
+                                  ["--full-exploitability", "1.5"], ["--out", "/proc/nope"],
+                                  ["--target", "starter_edge"], ["--target", "x in [0,1]"],
+                                  ["--workers", "0"]])
 def test_bad_options_are_one_line_and_exit_2(args):
     result = CliRunner().invoke(cli, ["audit", "Robin+Peasant+Traitor:max_turns=1", *args])
     assert result.exit_code == 2 and "Traceback" not in result.output

@@ -1,0 +1,79 @@
+"""Into a band (sweep.band): the target parsed or refused in one line, the single
+changes of a variant, the variants meeting the band on a synthetic table with known
+values, and (slow) the search on a small exact variant against each candidate solved
+independently (analysis.equilibrium, analysis.seat_balance). Planted bugs these catch:
+an open band (a value on its edge left out), the base counted as a change, the
+distance's sign flipped (the nearest variant not first)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+import game_def
+from sweep.band import Target, band_search, meeting, parse_target, single_changes
+from sweep.grid import GridError
+
+
+@pytest.mark.parametrize("text, needle", [("starter_edge", "is not 'METRIC in"),
+                                          ("nope in [0,1]", "not a sweep metric"),
+                                          ("starter_edge in [0.1,-0.1]", "is empty")])
+def test_a_bad_target_is_one_line(text, needle):
+    with pytest.raises(GridError, match=needle):
+        parse_target(text)
+
+
+def test_a_target_parses():
+    assert parse_target(" starter_edge in [ -0.02 , 0.02 ] ") == Target("starter_edge",
+                                                                        -0.02, 0.02)
+
+
+def test_the_single_changes_each_change_one_thing():
+    base = game_def.parse("rspx:max_turns=6")
+    changes = single_changes(base)
+    assert ("strikes", "1") in changes and ("max_turns", "7") in changes
+    assert ("first_player", "1") in changes
+    decks = [v for o, v in changes if o == "deck"]
+    assert "Robin+Sheriff+Monk+Traitor" in decks and len(decks) == len(set(decks))
+    for option, value in changes:
+        changed = base.replace(**{option: value})
+        assert changed != base
+
+
+def test_meeting_lists_the_variants_in_the_band_first_and_not_the_base():
+    values = {"base": 0.1, "a": 0.02, "b": -0.02, "c": 0.05, "d": -0.03, "e": 0.0}
+    rows = [{"variant": v, "status": "done", "metric": m, "value": x}
+            for v, x in values.items()
+            for m, x in (("starter_edge", x), ("mean_turns", 3.0))]
+    rows.append({"variant": "f", "status": "failed", "metric": "starter_edge",
+                 "value": 0.0})
+    got = meeting(pd.DataFrame(rows), Target("starter_edge", -0.02, 0.02), "base")
+    assert set(got.index[got["in_band"]]) == {"a", "b", "e"}   # edges included
+    assert "base" not in got.index and "f" not in got.index
+    assert list(got.index[~got["in_band"]]) == ["d", "c"]      # nearest first
+    assert "mean_turns" in got.columns
+
+
+@pytest.mark.slow   # a sweep per option on the process pool (numba in each worker)
+def test_the_search_finds_what_each_variant_solved_alone_says(tmp_path):
+    from analysis.equilibrium import solve
+    from analysis.seat_balance import seat_balance
+    from solver.exact.robinwood_tree import build_robinwood_tree
+
+    base = "rspx:max_turns=2"
+    target = Target("starter_edge", 0.1, 0.3)
+    got = band_search(base, target, tmp_path, options={"strikes", "first_player",
+                                                       "max_turns"})
+    expected = {}
+    for option, value in single_changes(game_def.parse(base)):
+        if option not in {"strikes", "first_player", "max_turns"}:
+            continue
+        variant = game_def.parse(base).replace(**{option: value})
+        tree = build_robinwood_tree(variant, symmetric=True)
+        _, metrics = seat_balance(variant, tree, solve(tree, 1e-4), symmetric=True)
+        edge = metrics["starter_edge"]
+        assert not abs(edge - 0.1) < 2e-3 and not abs(edge - 0.3) < 2e-3  # clear of edges
+        expected[str(variant)] = 0.1 <= edge <= 0.3
+    assert set(got.index) == set(expected)
+    assert {v for v in got.index if got.at[v, "in_band"]} == \
+        {v for v, inside in expected.items() if inside}
