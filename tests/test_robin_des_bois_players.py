@@ -58,6 +58,18 @@ def test_every_player_is_legal_on_the_core(players):
         assert len(scores) == players and min(scores) >= 0
 
 
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_every_player_is_legal_at_the_published_box(players):
+    """The same at the default box, at every player count it seats."""
+    rng = random.Random(20 + players)
+    for g in range(2):
+        names = [rng.choice(ALL) for _ in range(players)]
+        names[g % players] = "search"
+        seats = [make_player(n, seed=g, samples=2) for n in names]
+        scores = play_game({"players": players}, seats, seed=g)
+        assert len(scores) == players and min(scores) >= 0
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_every_player_is_legal_on_the_openspiel_game(players):
     game = pyspiel.load_game("robin_des_bois", {"box": "small", "players": players})
