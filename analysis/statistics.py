@@ -284,13 +284,22 @@ class ProfileStatistics:
         sampled rounds, so the interval treats their rounded total as the trials, as
         every rate's here does; exact statistics have no sampling error and give the
         precision itself as both ends). NaN where no claim of it was challenged. This
-        one function builds the table: a column added here (say, the precision at
-        which challenging breaks even) reaches the report and tables/ as it is."""
+        one function builds the table: a column added here reaches the report and
+        tables/ as it is.
+
+        break_even: the precision above which a challenge of that claim gains at the
+        start of a round (no strikes), from the strikes each side risks and the claim's
+        power as the sound default values it (solver.scripted.sound.claim_break_even,
+        docs/sound-play.md); NaN for the leaders, whose power's cost depends on the
+        unmasking's chance. below_break_even: the precision's whole interval lies
+        below it, so that those challenges lose on average."""
+        from solver.scripted.sound import claim_break_even
+
         mass = self.counts.challenge.sum(axis=(0, 1, 2, 3))   # [said, true, did]
-        claims = [(c.label, mass[int(c)]) for c in self.variant.announceable]
-        claims.append(("all", sum(m for _, m in claims)))
+        claims = [(c.label, c, mass[int(c)]) for c in self.variant.announceable]
+        claims.append(("all", None, sum(m for _, _, m in claims)))
         rows = []
-        for name, m in claims:
+        for name, character, m in claims:
             challenged = m[:, 1].sum()
             precision = m[0, 1] / challenged if challenged > 0 else np.nan
             per_round = challenged / self._per
@@ -298,8 +307,11 @@ class ProfileStatistics:
                 lo = hi = precision
             else:
                 lo, hi = self._interval(precision, per_round)
+            even = (claim_break_even(self.variant, int(character)) if character is not None
+                    else np.nan)
             rows.append({"claim": name, "challenges_per_round": per_round,
-                         "precision": precision, "lo": lo, "hi": hi})
+                         "precision": precision, "lo": lo, "hi": hi, "break_even": even,
+                         "below_break_even": bool(hi < even)})
         return pd.DataFrame(rows).set_index("claim")
 
     def challenge_rates_by_strikes(self) -> pd.DataFrame:

@@ -275,7 +275,10 @@ def test_an_mccfr_report_opens_with_how_exploitable_the_strategy_is(tmp_path):
             and f"{top['gain']:+.3f} ± {top['half_width']:.3f} a round (95%)" in html)
     precision = pd.read_csv(out / "tables" / "challenge_precision.csv")
     assert list(precision.columns) == ["claim", "challenges_per_round", "precision", "lo",
-                                       "hi"]
+                                       "hi", "break_even", "below_break_even"]
+    even = precision.set_index("claim")["break_even"]
+    # a Peasant claim runs no power: each side risks one strike of equal worth, so 1/2
+    assert even["Peasant"] == pytest.approx(0.5) and np.isnan(even["Robin"])
     # play-time search: its table and a sentence in the summary, from search.json
     result = invoke("search", run, "honest", "counter", "blueprint", "--rounds", 30,
                     "--blueprint-rounds", 500, "--particles", 16, "--rollouts", 4,
