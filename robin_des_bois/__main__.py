@@ -328,7 +328,8 @@ def write_report(out: Path, games: int, sweep_games: int, seed: int, seat_player
                "summary": summary_paragraph(result, eff, marianne, from_params(base)),
                "notes": result.notes + plan_notes + [marianne["note"]], "figures": images,
                "method": result.method + f"; effects and sweep: {sweep_games:,} games per "
-                                         f"variant, Marianne not counted there"}
+                                         f"variant" + (", Marianne not counted there"
+                                                       if players == "random" else "")}
     html = jinja2.Environment(autoescape=True).from_string(_HTML).render(
         **context, tables=[(TITLES[k], Markup(_html(v))) for k, v in shown.items()])
     (out / "index.html").write_text(html, encoding="utf-8")

@@ -224,5 +224,7 @@ def test_the_default_report_plays_the_search_and_says_so(tmp_path, monkeypatch):
                                                  "2", "--sweep-games", "2", "--out",
                                                  str(out)])
     assert result.exit_code == 0, result.output
-    first = (out / "report.md").read_text().split("\n\n")[2]
+    md = (out / "report.md").read_text()
+    first = md.split("\n\n")[2]
     assert first.startswith("Every seat plays the determinized search") and "thief 0.400" in first
+    assert "Marianne not counted" not in md     # stepped games count her everywhere
