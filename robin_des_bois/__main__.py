@@ -322,7 +322,7 @@ def write_report(out: Path, games: int, sweep_games: int, seed: int, seat_player
              "Each parameter's effect on the steal rate (95% interval)")):
         fig.savefig(out / f"{key}.png", dpi=110)
         images.append({"file": f"{key}.png", "caption": caption})
-    box = ", ".join(f"{k}={v}" for k, v in result.params.items())
+    box = ", ".join(f"{k}={v}" for k, v in from_params(result.params).contents().items())
     context = {"box": box, "players": players, "generated": time.strftime("%Y-%m-%d %H:%M"),
                "seconds": f"{seconds:.0f}",
                "summary": summary_paragraph(result, eff, marianne, from_params(base)),

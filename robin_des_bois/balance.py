@@ -446,8 +446,8 @@ def effects(grid: Mapping[str, list] | None = None, base_params=None, games: int
     rows = []
     for name, values in grid.items():
         for value in values:
-            if value == base[name]:
-                continue
+            if from_params({**base, name: value}) == from_params(base):
+                continue                   # the base itself (compact or written out)
             var = balance({**base, name: value}, games, seed, players,
                           marianne_games=marianne_games).tidy().set_index("metric")
             for m in metrics:
@@ -457,7 +457,7 @@ def effects(grid: Mapping[str, list] | None = None, base_params=None, games: int
                 delta = b["value"] - a["value"]
                 half = math.hypot(a["hi"] - a["value"], b["hi"] - b["value"])
                 rows.append({"parameter": name, "value": str(value),
-                             "default": str(base[name]), "metric": m,
+                             "default": str(from_params(base).contents()[name]), "metric": m,
                              "at_default": a["value"], "at_value": b["value"],
                              "delta": delta, "lo": delta - half, "hi": delta + half})
     return pd.DataFrame(rows, columns=["parameter", "value", "default", "metric",

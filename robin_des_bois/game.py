@@ -2,10 +2,10 @@
 
 Laid out like OpenSpiel's `python/games/kuhn_poker.py`. The GameInfo is built from the
 parameters (rules.PARAMETER_DEFAULTS: `box` names the box, an option at its OpenSpiel
-default 0 or '' takes the box's value); the rules of a turn live in state.py. The game
-keeps every parameter written out but the gold when it is the box's supply at that
-player count ('', so that the same parameters at another count follow the box), so
-`str(game)` names the variant and loads again with `pyspiel.load_game`.
+default 0 or '' takes the box's value); the rules of a turn live in state.py. The game's
+parameters are `Rules.to_params()`: the box's own values stay at 0 or '' (so the same
+parameters at another player count follow the box), and `str(game)` loads again with
+`pyspiel.load_game`; `game.rules.contents()` writes every value out.
 """
 
 from __future__ import annotations

@@ -186,18 +186,22 @@ class Rules:
 
     # ----- string form and OpenSpiel parameters ------------------------------------
     def to_params(self) -> dict[str, Any]:
-        """Every OpenSpiel parameter written out, but for the gold when it is the box's
-        supply at this player count: that is '' (the box's value), so that a copy of
-        these parameters with other `players` follows the box (the published box's two
-        6-coin cards come back at four players) instead of freezing the three-player
-        supply; a gold that differs from the box's is written out."""
-        gold = gold_text(self.gold)
-        box = box_named(self.box)
-        if gold == gold_text(box.gold_for(self.players)):
-            gold = ""
+        """The OpenSpiel parameters: the box, the players, and every option, an option
+        that is the box's own value at this player count written as its OpenSpiel
+        default (0 or ''), so that a copy of these parameters with other `players` or
+        another `box` follows that box (the published box's two 6-coin cards come back
+        at four players) and the options that differ are the ones not at 0 or ''.
+        `contents()` writes every value out."""
+        full = self.contents()
+        base = box_defaults(self.box, self.players)
+        return {k: (PARAMETER_DEFAULTS[k] if k in _BOX_DEFAULTED and v == base[k] else v)
+                for k, v in full.items()}
+
+    def contents(self) -> dict[str, Any]:
+        """Every parameter written out (the gold as COUNTxVALUE text), for reading."""
         return {
             "box": self.box, "players": self.players, "colours": self.colours,
-            "values": self.values, "copies": self.copies, "gold": gold,
+            "values": self.values, "copies": self.copies, "gold": gold_text(self.gold),
             "gold_order": self.gold_order, "hand_size": self.hand_size,
             "hand_limit": self.hand_limit, "end": self.end,
         }
@@ -205,7 +209,7 @@ class Rules:
     def options(self) -> dict[str, Any]:
         """The options that differ from the box's defaults at this player count, in
         OPTIONS order (the gold default depends on the players: see Box.gold_for)."""
-        params = {**self.to_params(), "gold": gold_text(self.gold)}
+        params = self.contents()
         base = box_defaults(self.box, self.players)
         return {k: params[k] for k in OPTIONS if params[k] != base[k]}
 

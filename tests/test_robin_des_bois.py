@@ -85,17 +85,24 @@ def test_the_default_is_the_published_box(players, gold):
 
 def test_parameters_round_trip_and_defaults():
     game = pyspiel.load_game("robin_des_bois")
-    assert game.get_parameters() == {"box": "box", "players": 3, "colours": 3, "values": 9,
-                                     "copies": 4, "gold": "", "gold_order": "high",
+    # the box's own values stay at their OpenSpiel defaults (0 or '')
+    assert game.get_parameters() == robin_des_bois.PARAMETER_DEFAULTS
+    assert game.rules.contents() == {"box": "box", "players": 3, "colours": 3, "values": 9,
+                                     "copies": 4, "gold": "9x3", "gold_order": "high",
                                      "hand_size": 9, "hand_limit": 9, "end": "display"}
     assert game.num_players() == 3
     assert str(pyspiel.load_game(str(game))) == str(game)
     small = pyspiel.load_game("robin_des_bois", {"box": "small"})
-    assert small.get_parameters() == {"box": "small", "players": 3, "colours": 4,
-                                      "values": 6, "copies": 2, "gold": "",
+    assert small.get_parameters() == {**robin_des_bois.PARAMETER_DEFAULTS, "box": "small"}
+    assert small.rules.contents() == {"box": "small", "players": 3, "colours": 4,
+                                      "values": 6, "copies": 2, "gold": "12x1",
                                       "gold_order": "high", "hand_size": 9,
                                       "hand_limit": 9, "end": "pile"}
     assert small.rules.gold == (1,) * 12
+    # a change of box or players follows the new box's own values
+    assert from_params({**small.get_parameters(), "box": "box"}) == Rules()
+    big = from_params({**game.get_parameters(), "copies": 5})
+    assert big.to_params()["copies"] == 5 and big.to_params()["colours"] == 0
     g = pyspiel.load_game("robin_des_bois", {"box": "small", "gold": "3+1+1"})
     assert g.get_parameters()["gold"] == "1x3+2x1"
     assert g.rules.gold == (3, 1, 1)

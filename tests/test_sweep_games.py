@@ -32,7 +32,7 @@ def quiet(_text):
 
 @pytest.fixture(scope="module")
 def swept(tmp_path_factory):
-    spec = spec_from_text("players=2,3", game=GAME, name="players", settings=SETTINGS)
+    spec = spec_from_text("players=3,4", game=GAME, name="players", settings=SETTINGS)
     out = tmp_path_factory.mktemp("treasure") / "players"
     return spec, run_sweep(spec, out, workers=1, progress=False, say=quiet)
 
@@ -40,14 +40,16 @@ def swept(tmp_path_factory):
 def test_both_games_are_registered_with_their_own_options():
     assert set(GAMES) == {"robin_wood", "robin_des_bois"}
     assert "strikes" in game_named("robin_wood").options
-    assert set(game_named(GAME).options) == {"players", "colours", "values", "copies",
-                                               "gold", "hand_size", "hand_limit"}
+    assert set(game_named(GAME).options) == {"box", "players", "colours", "values",
+                                               "copies", "gold", "gold_order",
+                                               "hand_size", "hand_limit", "end"}
 
 
 @pytest.mark.parametrize("text, expected", [
     ("robin_des_bois", "robin_des_bois"),
     ("", "robin_des_bois"),
-    ("robin_des_bois:copies=3,players=2", "robin_des_bois:players=2,copies=3"),
+    ("robin_des_bois:copies=3,players=4", "robin_des_bois:players=4,copies=3"),
+    ("box=small,players=2", "robin_des_bois:box=small,players=2"),
     ("copies=3", "robin_des_bois:copies=3"),
     ("players=3,gold=1x3+2x1", "robin_des_bois:gold=1x3+2x1"),   # players=3 is a default
 ])
@@ -58,8 +60,10 @@ def test_a_box_variant_has_one_canonical_text(text, expected):
 
 
 def test_a_box_variant_changes_by_grid_text():
-    variant = parse_box("robin_des_bois").replace(players="2", copies="3", gold="")
-    assert (variant.rules.players, variant.rules.copies, variant.rules.gold) == (2, 3, ())
+    variant = parse_box("robin_des_bois").replace(players="4", copies="3", gold="none")
+    assert (variant.rules.players, variant.rules.copies, variant.rules.gold) == (4, 3, ())
+    # the published box's 6-coin cards come back at four players
+    assert parse_box("robin_des_bois").replace(players="4").rules.gold == (6, 6) + (3,) * 9
     assert isinstance(variant, BoxVariant)
 
 
@@ -89,9 +93,9 @@ def test_the_value_of_a_rule_is_the_difference_of_the_two_variants(swept):
                   & (effects["metric"] == "first_player_advantage")].iloc[0]
     value = result.table[result.table["metric"] == "first_player_advantage"] \
         .set_index("variant")["value"]
-    assert row["change"] == "2 -> 3"
-    assert row["delta"] == pytest.approx(value["robin_des_bois"]
-                                         - value["robin_des_bois:players=2"])
+    assert row["change"] == "3 -> 4"
+    assert row["delta"] == pytest.approx(value["robin_des_bois:players=4"]
+                                         - value["robin_des_bois"])
 
 
 def test_the_report_is_the_games_own(swept):
@@ -112,18 +116,18 @@ def test_a_rerun_skips_the_finished_variants_and_other_settings_play_again(swept
     again = run_sweep(spec, result.root, workers=1, progress=False, say=quiet)
     assert (again.skipped, again.ran) == (2, 0)
     pd.testing.assert_frame_equal(again.table, result.table)
-    other = spec_from_text("players=2,3", game=GAME, name="players",
+    other = spec_from_text("players=3,4", game=GAME, name="players",
                            settings=PlaySettings(method="play", player="thief", games=60))
     assert {t.fingerprint for t in plan(other, 2**32)}.isdisjoint(
         {t.fingerprint for t in result.tasks})
 
 
 def test_random_play_uses_the_batch_simulator_and_says_so(tmp_path):
-    spec = spec_from_text("copies=2,3", "robin_des_bois:players=2", "random", game=GAME,
+    spec = spec_from_text("copies=3,4", "robin_des_bois:players=4", "random", game=GAME,
                           settings=PlaySettings(method="random", games=400))
     result = run_sweep(spec, tmp_path / "random", workers=1, progress=False, say=quiet)
     assert set(result.table["method"]) == {"random"} and result.failed == 0
-    assert result.table["statistics"].str.contains("uniformly random play").all()
+    assert result.table["statistics"].str.contains("uniformly random moves").all()
     assert "measured by random play only" in (tmp_path / "random" / "report.md").read_text()
 
 
@@ -137,8 +141,8 @@ def test_settings_default_by_player_and_read_rounds_as_games():
 
 @pytest.mark.parametrize("build, needle", [
     (lambda: spec_from_text("strikes=1,2", game=GAME), "known Robin des Bois options"),
-    (lambda: spec_from_text("players=2,9", game=GAME).points(), "players=9"),
-    (lambda: spec_from_text("players=2,3", "copies=x", game=GAME), "not an integer"),
+    (lambda: spec_from_text("players=3,9", game=GAME).points(), "players=9"),
+    (lambda: spec_from_text("players=3,4", "copies=x", game=GAME), "not an integer"),
     (lambda: spec_from_text("lock=none", game=GAME), "unknown option 'lock'"),
     (lambda: PlaySettings(method="mccfr"), "measured by play"),
     (lambda: PlaySettings(player="bob"), "unknown player 'bob'"),
@@ -154,21 +158,21 @@ def test_bad_treasure_grids_name_the_problem(build, needle):
 
 def test_a_toml_grid_file_names_its_game(tmp_path):
     path = tmp_path / "box.toml"
-    path.write_text('game = "robin_des_bois"\nbase = "players=2"\n[grid]\ncopies = [2, 3]\n'
+    path.write_text('game = "robin_des_bois"\nbase = "players=4"\n[grid]\ncopies = [3, 4]\n'
                     '[settings]\nplayer = "thief"\ngames = 50\n')
     spec = load_toml(path)
     assert spec.game.name == GAME and spec.settings == PlaySettings(player="thief", games=50)
     assert [str(p.variant) for p in spec.points()] == [
-        "robin_des_bois:players=2", "robin_des_bois:players=2,copies=3"]
+        "robin_des_bois:players=4,copies=3", "robin_des_bois:players=4"]
 
 
 @pytest.mark.parametrize("args, needle", [
-    (["--game", GAME, "--grid", "players=2,3", "--method", "mccfr"], "solves Robin Wood"),
-    (["--game", GAME, "--grid", "players=2,3", "--mccfr-seconds", "5"],
+    (["--game", GAME, "--grid", "players=3,4", "--method", "mccfr"], "solves Robin Wood"),
+    (["--game", GAME, "--grid", "players=3,4", "--mccfr-seconds", "5"],
      "--mccfr-seconds is for Robin Wood's solvers"),
     (["--grid", "strikes=1,2", "--seat-player", "thief"], "--seat-player is for --game"),
     (["--grid", "strikes=1,2", "--method", "play"], "play is Robin des Bois's method"),
-    (["--game", GAME, "--grid", "players=2,3", "--seat-player", "bob"], "unknown player"),
+    (["--game", GAME, "--grid", "players=3,4", "--seat-player", "bob"], "unknown player"),
 ])
 def test_the_command_line_refuses_mixed_games_in_one_line(args, needle, tmp_path):
     out = CliRunner().invoke(cli, ["sweep", *args, "--out", str(tmp_path / "x")])
