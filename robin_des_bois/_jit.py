@@ -5,9 +5,10 @@ bottom one, docs/architecture.md).
 `jit` compiles a kernel; `inline_jit` compiles one that numba also inlines into every
 kernel calling it (numba's inline='always', at its IR level). The core's helpers and
 its per-move kernels are inlined: a call between kernels passes each array with a
-reference count taken and dropped (two atomic operations per array), and in the
-simulator's loop those calls cost about a quarter of the time (measured with perf on
-the published box, docs/robin-des-bois-rules.md, "Fast core").
+reference count taken and dropped (two atomic operations per array). The engineer who
+inlined them profiled those calls at about a quarter of the simulator's time; that
+profile was not kept, and the gain has not been re-measured (the speed at the box is in
+docs/robin-des-bois-rules.md, "Fast core").
 
 Their cache directory is keyed by a digest of every source file of this package
 (`_core` freezes MAX_VALUES, ... from `rules`: numba would not notice them change):
