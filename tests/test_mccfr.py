@@ -312,8 +312,8 @@ def test_cli_exploit_reports_every_opponent_and_the_strongest_held_out(tmp_path,
     report = json.loads(result.output)
     assert json.loads((tmp_path / "strength.json").read_text()) == report
     # the strategy measured is the run's as every command plays it: its table, and the
-    # baiter's rules where the table has not learned
-    assert report["fallback"] == {"player": "baiter", "visits": None, "turn_visits": 1000}
+    # sound default at every claim and response and where it has not learned
+    assert report["fallback"] == {"player": "sound", "visits": "all", "turn_visits": 1000}
     gains = {o["opponent"]: o["gain"] for o in report["opponents"]}
     assert {"uniform", "honest", "paranoid", "heuristic", "exploiter",
             "local best response (baiter)", "local best response (tempo)",
