@@ -177,7 +177,10 @@ def test_monte_carlo_cfr_and_random_play_variants_carry_intervals(tmp_path):
     t = result.table
     assert result.failed == 0 and set(t["method"]) == {"mccfr"}
     sampled = t[t["metric"].isin(["first_player_value", "bluff_rate", "mean_turns"])]
-    assert ((sampled["lo"] < sampled["value"]) & (sampled["value"] < sampled["hi"])).all()
+    # each sampled figure lies in an interval of some width (a rate of 0, as the sound
+    # default's bluff rate on this deck, has its Wilson interval start at 0)
+    assert ((sampled["lo"] <= sampled["value"]) & (sampled["value"] <= sampled["hi"])
+            & (sampled["lo"] < sampled["hi"])).all()
     assert t["quality_measure"].iloc[0] == "value against the heuristic bot, both seats"
     assert t["statistics"].iloc[0] == "sampled self-play, 4,000 rounds"
     spec = spec_from_text("players=2,3", "standard:max_turns=8", "players",
