@@ -85,6 +85,15 @@ class SweepGame:
     complete: Callable[[Any], Any] | None = None
 
 
+def balance_caption(game: SweepGame, options) -> str:
+    """The balance figure's caption: what its bars show, the fair-share headline's
+    label when a table-size option varies, else the game's own caption."""
+    first = balance_headlines(game, options)[0]
+    if game.fair_headline is not None and first is game.fair_headline:
+        return f"{first.label[0].upper()}{first.label[1:]}, per variant"
+    return game.balance_caption
+
+
 def balance_headlines(game: SweepGame, options) -> tuple[Headline, ...]:
     """The balance headlines in order of preference for a grid varying `options`: the
     fair-share headline first when an option of game.fair_axes varies."""

@@ -17,7 +17,7 @@ from analysis.pages import PAGE_STYLE, format_number, html_table, markdown_table
 
 from . import figures
 from .effects import SAME, effects_paragraph, grid_axes, is_probability, rule_effects
-from .games import SweepGame, complete_table
+from .games import SweepGame, balance_caption, complete_table
 from .grid import SweepSpec
 
 HTML = """<!DOCTYPE html>
@@ -151,7 +151,8 @@ def write_sweep_report(spec: SweepSpec, root, table: pd.DataFrame,
     table = complete_table(game, table)   # metrics an older table lacks, derived
     effects = rule_effects(table, grid_axes(table, options), game)
     effects.to_csv(root / "effects.csv", index=False)
-    figs = {"balance": (figures.balance_figure(table, options, game), game.balance_caption),
+    figs = {"balance": (figures.balance_figure(table, options, game),
+                        balance_caption(game, options)),
             **{group.key: (figures.group_figure(table, options, group), group.caption)
                for group in game.groups},
             "length": (figures.length_figure(table, options, game), game.length_caption),

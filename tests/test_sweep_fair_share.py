@@ -66,3 +66,14 @@ def test_without_a_table_size_axis_the_headline_is_unchanged():
               "value"] = 0.2
     effects = rule_effects(table, [("strikes", ("2", "3"))], game)
     assert balance_metric(effects, game) == "first_player_value"
+
+
+def test_the_balance_figure_says_what_its_bars_show():
+    """With a players axis the bars are the starter's edge over the fair share, and the
+    caption says so (it once read "First player's value per variant" above them)."""
+    from sweep.games import balance_caption
+
+    game = game_named("robin_wood")
+    assert balance_caption(game, ["players"]).startswith(
+        "The starter's win share minus the fair share")
+    assert balance_caption(game, ["strikes"]) == game.balance_caption
