@@ -28,6 +28,7 @@ from solver.decisions import LockError, check_locks, parse_locks, seat_locks
 from solver.mccfr.job import solve_mccfr
 from solver.mccfr.trainer import MCCFRConfig, MCCFRError, MCCFRSolver
 from solver.players.agents import (AgentPolicy, bot, load_table_agent, trained_agent)
+from random_rounds import random_decisions
 
 # ----- a plain-Python twin of a locked decision, from strings only --------------------
 VERBS = ("peek", "use", "reveal", "pick", "silent", "announce", "challenge", "pass",
@@ -106,17 +107,7 @@ TWIN_LOCKS = (
 
 
 def _random_decisions(game, rounds: int, seed: int):
-    rng = np.random.default_rng(seed)
-    for _ in range(rounds):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes())
-                state.apply_action(int(rng.choice(outcomes, p=probs)))
-                continue
-            yield state
-            legal = state.legal_actions()
-            state.apply_action(int(legal[rng.integers(len(legal))]))
+    return random_decisions(game, rounds, np.random.default_rng(seed))
 
 
 @pytest.mark.parametrize("spec", ["rspmx:max_turns=6", "standard"])

@@ -22,6 +22,7 @@ import pytest
 import game_def
 from game_def.characters import Character
 from naive_belief import belief as twin_belief
+from random_rounds import random_decisions
 from solver.exact import build_robinwood_tree
 from solver.knowledge.beliefs import seat_belief
 from solver.players.agents import AgentPolicy, bot
@@ -29,19 +30,6 @@ from solver.scripted.sound import break_even, round_value
 
 TEAM = "Robin+Sheriff+Peasant+Innkeeper+Traitor:players=4,teams=true,max_turns=6"
 POWERS = "Robin+Companion+Sheriff+Deputy+Peasant+Witch+Monk+Traitor"
-
-
-def _random_round(game, rng, visit):
-    """One round with uniformly random moves; visit(state) at every decision."""
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(outcomes, p=probs)))
-            continue
-        visit(state)
-        legal = state.legal_actions()
-        state.apply_action(int(legal[rng.integers(len(legal))]))
 
 
 # ----- the belief ---------------------------------------------------------------------
@@ -70,8 +58,8 @@ def test_the_belief_equals_the_twin_reading_information_strings(spec, rounds):
                                            err_msg=state.information_state_string(seat))
                 compared += 1
 
-    for _ in range(rounds):
-        _random_round(game, rng, visit)
+    for state in random_decisions(game, rounds, rng):
+        visit(state)
     assert compared > 40
 
 
@@ -246,8 +234,8 @@ def test_its_probabilities_are_legal_at_every_table_size(spec):
         assert all(np.isfinite(p) and p >= 0 for p in probs.values())
         seen.add(str(state).split("phase ")[1].split()[0] if "phase " in str(state) else "")
 
-    for _ in range(12):
-        _random_round(game, rng, visit)
+    for state in random_decisions(game, 12, rng):
+        visit(state)
 
 
 def test_it_plays_one_strategy_per_information_state_on_an_exact_tree():
