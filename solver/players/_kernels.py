@@ -139,6 +139,15 @@ def _tilt(params, rules, legal, m, out):
 
 
 @jit
+def _fallback_threshold(params, phase):
+    """The updates a table entry needs before the table, not its fallback, moves at a
+    decision of core phase `phase` (announcements and responses have their own)."""
+    if phase == k.PH_AFTER_PEEK or phase == k.PH_RESPOND:
+        return params[P_FALLBACK_VISITS_CLAIMS]
+    return params[P_FALLBACK_VISITS]
+
+
+@jit
 def _agent_probs(player, state, rules, know, seat, legal, m, scratch, abst, out):
     """Probabilities of the legal actions legal[:m] for `seat`, by `player` (a Player),
     written into out[:m]. Returns the table entry found (-1: none; the decision is then
@@ -161,9 +170,7 @@ def _agent_probs(player, state, rules, know, seat, legal, m, scratch, abst, out)
         e = _table_probs(player, state, rules, know, seat, legal, m, scratch, abst, out)
         fallback = np.int64(params[P_FALLBACK])
         if fallback >= lg.FIRST_KIND:
-            ph = state[k.S_PHASE]
-            claims = ph == k.PH_AFTER_PEEK or ph == k.PH_RESPOND
-            below = params[P_FALLBACK_VISITS_CLAIMS] if claims else params[P_FALLBACK_VISITS]
+            below = _fallback_threshold(params, state[k.S_PHASE])
             if e < 0 or player.visits[e] < below:   # its rules with their defaults
                 settings = lg.SOUND_DEFAULTS if fallback == lg.SOUND else params
                 lg.scripted_probs(fallback, settings, state, rules, know, seat, legal, m,
@@ -256,11 +263,8 @@ def _count_coverage(coverage, phase, entry, player, min_visits):
         c = COV_NONE
     else:
         need = float(min_visits)
-        params = player.params
-        if np.int64(params[P_FALLBACK]) >= lg.FIRST_KIND:
-            claims = phase == k.PH_AFTER_PEEK or phase == k.PH_RESPOND
-            below = params[P_FALLBACK_VISITS_CLAIMS] if claims else params[P_FALLBACK_VISITS]
-            need = max(need, below)
+        if np.int64(player.params[P_FALLBACK]) >= lg.FIRST_KIND:
+            need = max(need, _fallback_threshold(player.params, phase))
         c = COV_LEARNED if player.visits[entry] >= need else COV_THIN
     coverage[_decision_kind(phase), c] += 1
 
