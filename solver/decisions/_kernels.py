@@ -37,13 +37,15 @@ CLASS_TRUTH = 11
 CLASS_BLUFF = 12
 CLASS_CARD = 16
 PLAY_CLASSES = -1   # LockRules.player: the lock fixes action classes, not a player
+FORBID_CLASSES = -2  # LockRules.player: the lock takes action classes out, fixes nothing
 
 LockRules = namedtuple("LockRules", ["select", "classes", "probs", "player", "params"])
 """Locks as kernels take them, in order (the later holds where two select a decision):
 select[L, SEL_SIZE]   int64 selectors (ANY: any) and, at SEL_CLASSES, the class count
 classes[L, C]         int64 action classes (CLASS_* or a V_* verb)
 probs[L, C]           float64 their probabilities
-player[L]             int64 PLAY_CLASSES, or the kind of the scripted player that plays
+player[L]             int64 PLAY_CLASSES, FORBID_CLASSES (classes[L] are forbidden),
+                      or the kind of the scripted player that plays
                       every decision the lock selects (solver.scripted: UNIFORM, a
                       baseline bot, a league player)
 params[L, P]          float64 that player's parameters"""
@@ -188,6 +190,8 @@ def _locked_probs(locks, state, rules, know, seat, legal, m, out):
         if not _selects(locks.select[lock], row):
             continue
         kind = locks.player[lock]
+        if kind == FORBID_CLASSES:   # applied to the legal actions first (_allowed)
+            continue
         if kind == PLAY_CLASSES:
             if _class_probs(locks, lock, legal, m, n, row[F_PEEKED], out, taken):
                 return True
@@ -195,3 +199,49 @@ def _locked_probs(locks, state, rules, know, seat, legal, m, out):
         lg.scripted_probs(kind, locks.params[lock], state, rules, know, seat, legal, m, out)
         return True
     return False
+
+
+@jit
+def _forbidden(locks, row, action, n):
+    """Whether a forbid lock selecting the decision of features `row` names `action`."""
+    for lock in range(locks.player.shape[0]):
+        if locks.player[lock] != FORBID_CLASSES or not _selects(locks.select[lock], row):
+            continue
+        for c in range(locks.select[lock, SEL_CLASSES]):
+            if _in_class(locks.classes[lock, c], action, n, row[F_PEEKED]):
+                return True
+    return False
+
+
+@jit
+def _has_forbids(locks):
+    """Whether any lock is a forbid lock (restricted play)."""
+    for lock in range(locks.player.shape[0]):
+        if locks.player[lock] == FORBID_CLASSES:
+            return True
+    return False
+
+
+@jit
+def _allowed(locks, state, rules, seat, legal, m):
+    """Restricted play: keeps in legal[:m'] (in order) the legal actions legal[:m] of
+    `seat` that no forbid lock selecting the decision names, and returns m'. Where every
+    legal action is forbidden the restriction does not apply: m is returned and legal
+    is untouched, as where no forbid lock selects the decision."""
+    if not _has_forbids(locks):
+        return m
+    row = np.empty(NUM_FEATURES, dtype=np.int64)
+    _features_of(state, rules, seat, row)
+    n = rules[k.R_N]
+    count = 0
+    for i in range(m):
+        if not _forbidden(locks, row, legal[i], n):
+            count += 1
+    if count == 0 or count == m:
+        return m
+    count = 0
+    for i in range(m):
+        if not _forbidden(locks, row, legal[i], n):
+            legal[count] = legal[i]
+            count += 1
+    return count

@@ -5,6 +5,7 @@ A lock is one line, the same on the command line (`--lock`), in a TOML file
 
     [KIND] [key=value ...] : action=probability ...     fixed action probabilities
     [KIND] [key=value ...] play=NAME                     played as a named player
+    [KIND] [key=value ...] forbid=ACTION[,ACTION...]     never played (restricted play)
 
 KIND is the decision kind: `turn` (peek or use), `announce` (after a peek: silent or an
 announcement), `respond` (challenge or pass) or `power` (unmasking, picks, the Witch's
@@ -30,8 +31,16 @@ apply to that decision (counted). NAME is `uniform` or a scripted player (PLAYER
 the baseline bots and the league of solver.scripted).
 When two locks select one decision, the later one holds.
 
+A forbid lock fixes nothing: it takes the classes it names out of the legal actions of
+the decisions it selects, and the mover chooses freely among the rest (restricted play,
+Jaffe et al. 2012; analysis.audit_sampled). Where it would leave no action it does not
+apply. Forbids are applied before any other lock. Monte Carlo CFR learns the restricted
+seat's strategy over what is left and the table agents play the same restriction; exact
+solves prune the tree instead (analysis.pruned_tree), so exact solves refuse forbid locks.
+
 Examples: `respond claim=Monk: pass=1` (nobody challenges the Monk), `announce
-peeked=Robin: truth=0.9 silent=0.1`, `seat=1 play=paranoid`, `seat=1 play=uniform`.
+peeked=Robin: truth=0.9 silent=0.1`, `seat=1 play=paranoid`, `seat=1 play=uniform`,
+`announce seat=0 forbid=bluff` (seat 0 never bluffs, but may stay silent).
 """
 
 from __future__ import annotations
@@ -100,6 +109,7 @@ class Lock:
     faceup: str | None = None
     actions: tuple[tuple[str, float], ...] = ()
     play: str | None = None
+    forbid: tuple[str, ...] = ()
     text: str = ""
 
     # ----- reading ------------------------------------------------------------------
@@ -126,6 +136,11 @@ class Lock:
                 raise LockError(f"{word!r} in {where} is not key=value")
             if key == "play":
                 fields["play"] = value.lower()
+            elif key == "forbid":
+                fields["forbid"] = tuple(_action_name(name, where)
+                                         for name in value.split(",") if name)
+                if len(set(fields["forbid"])) != len(fields["forbid"]):
+                    raise LockError(f"{where} forbids an action twice")
             elif key == "seat":
                 fields["seat"] = _int(value, key, where)
             elif key == "strikes":
@@ -142,14 +157,16 @@ class Lock:
             else:
                 raise LockError(f"unknown selector {key!r} in {where}: choose among "
                                 f"{', '.join(SELECTORS)}, or play=NAME")
+        ways = ("play" in fields) + ("forbid" in fields) + bool(colon)
+        if ways > 1:
+            raise LockError(f"{where} gives more than one of play=, forbid= and action "
+                            f"probabilities: choose one")
         if colon:
-            if "play" in fields:
-                raise LockError(f"{where} gives both play= and action probabilities: "
-                                f"choose one")
             fields["actions"] = _actions(tail, where)
-        elif "play" not in fields:
+        elif ways == 0:
             raise LockError(f"{where} says neither how to play (': action=probability "
-                            f"...') nor whom to play as (play=NAME)")
+                            f"...'), whom to play as (play=NAME) nor what to forbid "
+                            f"(forbid=ACTION)")
         return cls(**fields)
 
     def for_seat(self, seat: int) -> "Lock":
@@ -175,21 +192,25 @@ class Lock:
         return self.text
 
 
+def _action_name(key: str, where: str) -> str:
+    """An action class as the language spells it (a verb, truth, bluff, a character)."""
+    low = key.lower()
+    if low in VERBS or low in ("truth", "bluff"):
+        return low
+    names = {n.lower(): n for n in NAMES}
+    if low in names:
+        return names[low]
+    raise LockError(f"unknown action {key!r} in {where}: choose among "
+                    f"{', '.join(VERBS)}, truth, bluff or a character")
+
+
 def _actions(text: str, where: str) -> tuple[tuple[str, float], ...]:
     out = []
-    names = {n.lower(): n for n in NAMES}
     for word in text.replace(",", " ").split():
         key, eq, value = word.partition("=")
         if not eq:
             raise LockError(f"{word!r} in {where} is not action=probability")
-        low = key.lower()
-        if low in VERBS or low in ("truth", "bluff"):
-            key = low
-        elif low in names:
-            key = names[low]
-        else:
-            raise LockError(f"unknown action {key!r} in {where}: choose among "
-                            f"{', '.join(VERBS)}, truth, bluff or a character")
+        key = _action_name(key, where)
         try:
             p = float(value)
         except ValueError:

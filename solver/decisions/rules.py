@@ -35,7 +35,8 @@ def _class_code(key: str) -> int:
 def compile_locks(locks) -> kern.LockRules:
     """`locks` (Lock objects, in order) as the kernels take them."""
     locks = tuple(locks)
-    width = max([len(lock.actions) for lock in locks] + [1])
+    width = max([len(lock.actions) for lock in locks]
+                + [len(lock.forbid) for lock in locks] + [1])
     select = np.full((len(locks), kern.SEL_SIZE), kern.ANY, dtype=np.int64)
     classes = np.zeros((len(locks), width), dtype=np.int64)
     probs = np.zeros((len(locks), width), dtype=np.float64)
@@ -60,6 +61,11 @@ def compile_locks(locks) -> kern.LockRules:
         for c, (key, p) in enumerate(lock.actions):
             classes[i, c] = _class_code(key)
             probs[i, c] = p
+        if lock.forbid:
+            row[kern.SEL_CLASSES] = len(lock.forbid)
+            player[i] = kern.FORBID_CLASSES
+            for c, key in enumerate(lock.forbid):
+                classes[i, c] = _class_code(key)
         if lock.play is not None:
             player[i] = PLAYABLE[lock.play]
             row = scripted_params(lock.play)

@@ -216,6 +216,12 @@ def lock_decisions(variant: Variant, tree: FlatTree, locks, symmetric: bool = Fa
     """Apply `locks` (Lock objects, in order: the later holds) to the infosets of
     `tree`, the exact tree of `variant`. A lock that selects no infoset, or a seat the
     variant does not have, is a LockError."""
+    for lock in locks:
+        if lock.forbid:
+            raise LockError(f"lock {lock.text!r} forbids actions (restricted play): "
+                            f"exact solves take restrictions by pruning the tree "
+                            f"(robinwood audit); give forbid= locks to --algo mccfr, or "
+                            f"write the probabilities of the actions left")
     if symmetric:
         for lock in locks:
             if needs_full_tree(lock):

@@ -7,7 +7,7 @@ lock's probabilities and no table gets an entry for it: the traverser's regrets 
 the locked play, as an exact locked solve turns those decisions into chance nodes
 (solver.locks.exact). Training accepts locks at two players only (MCCFRConfig: the
 selectors read a two-seat situation). Kept apart: the traversal asks only whether a
-decision is locked.
+decision is locked, and which actions a restricted seat keeps.
 """
 
 from __future__ import annotations
@@ -24,3 +24,10 @@ def _locked(locks, state, rules, know, cur, legal, m, out):
     whichever seat moves, and no table learns it (solver.decisions)."""
     return locks.player.shape[0] > 0 and dk.locked_probs(locks, state, rules, know, cur,
                                                          legal, m, out)
+
+
+@jit
+def _restricted(locks, state, rules, cur, legal, m):
+    """legal[:m] of `cur` with what a forbid lock takes out removed, in place; returns
+    the count kept (restricted play: the seat learns over what is left)."""
+    return dk.allowed(locks, state, rules, cur, legal, m)

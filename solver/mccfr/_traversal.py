@@ -28,7 +28,8 @@ only, (i + 1) mod N, as OpenSpiel's external sampling does beyond two players; w
 seats that is the opponent's every decision (exploiters, CFG_OWN_AVERAGE: to the
 traverser's own decisions instead, weighted by its reach). Decisions a lock selects
 (_locked), sure wins (solver.knowledge) and the seats a league opponent plays
-(_league_play) are played, never learned. Writes go to a chunk's overlay or, for
+(_league_play) are played, never learned; a forbid lock takes actions out of a
+restricted seat's decisions first (_restricted), so its table learns over the rest. Writes go to a chunk's overlay or, for
 `_run_worker`, to the tables themselves (_chunks); policies come from _policies.
 """
 
@@ -45,7 +46,7 @@ from solver.knowledge.kernels import sure_win as _sure_win
 from solver.mccfr import _abstraction as ab
 from solver.mccfr._chunks import _crowded, _mine, _no_chunk, _their_sum
 from solver.mccfr._league_play import _league_move, _league_seat
-from solver.mccfr._locked import _locked
+from solver.mccfr._locked import _locked, _restricted
 from solver.mccfr._policies import Letters, _opponent_policy, _own_policy
 from solver.mccfr._random import _below, _pick, _uniform
 from solver.mccfr._settings import (
@@ -232,7 +233,8 @@ def _probe(seat, tables, cfg, rules, rng, ws, d, action, league, foe, chunk, dir
         if cur == k.CHANCE_PLAYER:
             a = _sample_chance(state, rules, legal, sig, rng)
         else:
-            m = k.legal_actions(state, rules, legal)
+            m = _restricted(locks, state, rules, cur, legal,
+                             k.legal_actions(state, rules, legal))
             w = _sure_win(state, rules, know, cur, legal, m) if cfg[CFG_SURE_WINS] > 0 else -1
             if _locked(locks, state, rules, know, cur, legal, m, sig):
                 a = legal[_pick(sig, m, rng)]
@@ -361,7 +363,9 @@ def _traverse(seat, tables, cfg, rules, rng, ws, league, foe, chunk, direct, loc
                 continue
             legal = ws.legal[d]
             abst = ws.abst[d]
-            m = k.legal_actions(state, rules, legal)
+            # restricted play: a forbid lock takes actions out before anything is read
+            m = _restricted(locks, state, rules, cur, legal,
+                             k.legal_actions(state, rules, legal))
             frames[d, F_LEGAL] = m
             if _locked(locks, state, rules, ws.knows[d], cur, legal, m, ws.sig[d]):
                 # a locked decision (any seat's): played as locked, nothing learned

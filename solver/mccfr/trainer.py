@@ -125,11 +125,6 @@ class MCCFRConfig:
     max_table_bytes: int = 8 * 1024**3
 
     def __post_init__(self):
-        if self.variant.players != 2 and self.locks:
-            # the lock selectors read a two-seat situation
-            raise MCCFRError(f"locks need a two-player round (got players="
-                             f"{self.variant.players}); train 3-4 players and teams "
-                             f"without --lock (locks of 3-4 players are solved exactly)")
         if self.weighting not in WEIGHTINGS:
             raise MCCFRError(f"unknown weighting {self.weighting!r}: choose one of "
                              f"{', '.join(WEIGHTINGS)}")
@@ -190,6 +185,13 @@ class MCCFRConfig:
             raise MCCFRError("locks is a tuple of locks, not one lock")
         locks = parse_locks(self.locks)
         check_locks(locks, self.variant)
+        if self.variant.players != 2 and any(not lock.forbid for lock in locks):
+            # the selectors read a two-seat situation where they fix probabilities;
+            # a forbid lock only restricts its seat's own choices, at any table size
+            raise MCCFRError(f"locks need a two-player round (got players="
+                             f"{self.variant.players}); train 3-4 players and teams "
+                             f"without --lock, or with forbid= locks only (locks of "
+                             f"3-4 players are solved exactly)")
         object.__setattr__(self, "locks", locks)
         if self.max_table_bytes < 64 * 1024**2:
             raise MCCFRError(f"max_table_bytes must be at least 64 MiB, got "

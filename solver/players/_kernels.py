@@ -154,7 +154,29 @@ def _agent_probs(player, state, rules, know, seat, legal, m, scratch, abst, out)
     played uniformly, or by the table's fallback rules, P_FALLBACK, which also move
     where the entry has too few updates), NO_TABLE
     for bots and for a table's sure wins (P_SURE_WINS), which are played by rule, not
-    read from the table."""
+    read from the table. A forbid lock of the player (restricted play) takes actions
+    out first: the player decides among the rest, as its table was trained to, and the
+    forbidden actions get probability 0."""
+    if dk.has_forbids(player.locks):
+        kept = legal[:m].copy()
+        n = dk.allowed(player.locks, state, rules, seat, kept, m)
+        if n < m:
+            sub = np.empty(n, dtype=np.float64)
+            e = _free_probs(player, state, rules, know, seat, kept, n, scratch, abst, sub)
+            j = 0
+            for i in range(m):   # kept[:n] is legal[:m] in order, less the forbidden
+                if j < n and legal[i] == kept[j]:
+                    out[i] = sub[j]
+                    j += 1
+                else:
+                    out[i] = 0.0
+            return e
+    return _free_probs(player, state, rules, know, seat, legal, m, scratch, abst, out)
+
+
+@jit
+def _free_probs(player, state, rules, know, seat, legal, m, scratch, abst, out):
+    """_agent_probs over legal[:m] as given (no action forbidden)."""
     kind, params = player.kind, player.params
     if player.locks.player.shape[0] > 0 and dk.locked_probs(player.locks, state, rules, know,
                                                              seat, legal, m, out):
