@@ -7,9 +7,10 @@ is worth by restricted play (analysis.restricted_play), the skill ladder
 favoured, whether skill pays and which mechanic matters most and least
 (analysis.audit_words). Written by analysis.audit_page.
 
-Exact only, two players only, for now: trees up to MAX_NODES nodes (rspmx:max_turns=3
-has 5.9 million). Monte Carlo CFR audits of the printed decks, 3-4 seats and the band
-search (`--target`) are not built yet; asking for them is a one-line AuditError.
+Exact for two-player variants whose tree has up to MAX_NODES nodes (rspmx:max_turns=3
+has 5.9 million); every other variant (the printed decks, 3-4 seats, teams) is audited
+by Monte Carlo CFR and play (analysis.audit_sampled), with intervals instead of
+brackets. `choose_method` decides which; the band search is sweep.band's.
 """
 
 from __future__ import annotations
@@ -45,6 +46,30 @@ class Audit:
     ladder: SkillLadder
     seconds: dict
     settings: dict
+    method: str = "exact"   # or "sampled" (analysis.audit_sampled): intervals, not brackets
+
+
+def choose_method(text: str, method: str = "auto") -> tuple[str, Variant]:
+    """("exact" or "sampled", the variant): exact where check_variant takes it, else
+    sampled; `method` "exact" or "sampled" insists (a variant the exact audit cannot
+    take is then a one-line AuditError)."""
+    if method not in ("auto", "exact", "sampled"):
+        raise AuditError(f"method {method!r}: choose auto, exact or sampled")
+    try:
+        variant = parse(text)
+    except VariantError as e:
+        raise AuditError(str(e)) from None
+    if variant.layout is not None:
+        raise AuditError(f"{variant} fixes the deal (layout): the audit needs the "
+                         f"random deal")
+    if method == "sampled":
+        return "sampled", variant
+    try:
+        return "exact", check_variant(text)
+    except AuditError:
+        if method == "exact":
+            raise
+        return "sampled", variant
 
 
 def check_variant(text: str) -> Variant:
@@ -56,15 +81,16 @@ def check_variant(text: str) -> Variant:
     except VariantError as e:
         raise AuditError(str(e)) from None
     if variant.players != 2 or variant.teams:
-        raise AuditError(f"{variant} has {variant.players} players: the audit is built "
-                         f"for two-player variants so far (3-4 seats are not yet)")
+        raise AuditError(f"{variant} has {variant.players} players: the exact audit "
+                         f"takes two-player variants; drop --method exact to audit it "
+                         f"by Monte Carlo CFR")
     if variant.layout is not None:
         raise AuditError(f"{variant} fixes the deal (layout): the audit needs the "
                          f"random deal")
     if count_nodes(variant, MAX_NODES) < 0:
         raise AuditError(f"the game tree of {variant} has more than {MAX_NODES:,} nodes: "
-                         f"the audit is exact only so far (Monte Carlo CFR audits are "
-                         f"not built yet); lower max_turns or pick a smaller deck, e.g. "
+                         f"too big for the exact audit; drop --method exact to audit it "
+                         f"by Monte Carlo CFR, or pick a smaller deck, e.g. "
                          f"rspmx:max_turns=3")
     return variant
 

@@ -62,25 +62,53 @@ NOTES = {
 }
 
 
+SAMPLED_NOTES = {
+    "seats": "Each seat's (team's) win share in {rounds:,} rounds of the Monte Carlo CFR "
+             "table's self-play ({iterations:,} traversals a seat; fallback {fallback}: "
+             "auto is the sound default at every claim and response and where the table "
+             "has not learned), a draw counting the fair share "
+             "{fair:.3g}; lo and hi are its 95% interval. seats.csv; metrics.csv "
+             "(starter_edge against the fair share, balance the largest gap between "
+             "seats, drawishness the turn-cap rate, duration in turns, learned_share the "
+             "share of decisions from learned entries; decisiveness and lead changes are "
+             "measured on exact audits only).",
+    "restricted": "Each restriction forbids one seat (team) a kind of move by forbid "
+                  "locks (solver.decisions): Monte Carlo CFR trains the game again at "
+                  "the same budget and seed, that seat choosing freely among the "
+                  "actions left and the others free. share lost: the seat's win share in "
+                  "the free game's self-play minus in the restricted game's, each over "
+                  "{rounds:,} rounds; lo and hi its 95% interval. A negative loss means "
+                  "the free table plays that mechanic at a loss at this budget. "
+                  "restricted_play.csv.",
+    "ladder": "Round robin by play: the row player in one seat (team) against copies of "
+              "the column player, rotated over every seat, {ladder_rounds:,} rounds a "
+              "seat on seeds that trained nothing; fair share {fair:.1%}. The diagonal "
+              "(a player against copies of itself) reads the fair share within its "
+              "interval. skill_ladder.csv, its 95% half-widths in "
+              "skill_ladder_half_width.csv; each player's mean in strength.csv.",
+}
+
+
 def _ladder_figure(ladder):
     from matplotlib.figure import Figure
 
     m = ladder.matrix
     fig = Figure(figsize=(1.6 + 0.55 * len(m), 1.2 + 0.45 * len(m)), layout="constrained")
     ax = fig.add_subplot()
-    im = ax.imshow(m.to_numpy(float) - 0.5, cmap="RdBu", vmin=-0.5, vmax=0.5)
+    fair = ladder.fair_share
+    im = ax.imshow(m.to_numpy(float) - fair, cmap="RdBu", vmin=-0.5, vmax=0.5)
     ax.set_xticks(range(len(m)), m.columns, rotation=60, ha="right", fontsize=8)
     ax.set_yticks(range(len(m)), m.index, fontsize=8)
     for i in range(len(m)):
         for j in range(len(m)):
             ax.text(j, i, f"{100 * m.iat[i, j]:.0f}", ha="center", va="center", fontsize=6)
-    fig.colorbar(im, ax=ax, label="row's win share minus 1/2")
+    fig.colorbar(im, ax=ax, label=f"row's win share minus the fair {fair:.3g}")
     ax.set_title("Skill ladder: row player's win share (%) against the column player",
                  fontsize=9)
     return fig
 
 
-def _restricted_figure(restricted: pd.DataFrame):
+def _restricted_figure(restricted: pd.DataFrame, sampled: bool = False):
     from matplotlib.figure import Figure
 
     r = restricted[restricted["applies"]]
@@ -90,13 +118,18 @@ def _restricted_figure(restricted: pd.DataFrame):
     fig = Figure(figsize=(7.5, 1.0 + 0.3 * len(r)), layout="constrained")
     ax = fig.add_subplot()
     y = range(len(r))[::-1]
-    ax.barh(list(y), r["value_lost"], color="#c44e52",
-            xerr=[r["value_lost"] - r["lost_lo"], r["lost_hi"] - r["value_lost"]],
-            capsize=2)
+    lost = r["share_lost"] if sampled else r["value_lost"]
+    ax.barh(list(y), lost, color="#c44e52",
+            xerr=[lost - r["lost_lo"], r["lost_hi"] - lost], capsize=2)
     ax.set_yticks(list(y), labels, fontsize=8)
     ax.axvline(0, color="#333", linewidth=0.8)
-    ax.set_xlabel("value the restricted seat loses (+1 win, -1 loss)")
-    ax.set_title("What each mechanic is worth (restricted play, exact)", fontsize=10)
+    if sampled:
+        ax.set_xlabel("win share the restricted seat loses (95% interval)")
+        ax.set_title("What each mechanic is worth (restricted play, Monte Carlo CFR)",
+                     fontsize=10)
+    else:
+        ax.set_xlabel("value the restricted seat loses (+1 win, -1 loss)")
+        ax.set_title("What each mechanic is worth (restricted play, exact)", fontsize=10)
     return fig
 
 
@@ -114,28 +147,46 @@ def write_audit(audit, out, band=None) -> Path:
               "restricted_play": audit.restricted.set_index(["restriction", "seat"]),
               "skill_ladder": audit.ladder.matrix.rename_axis("player"),
               "strength": strength.rename_axis("player")}
+    sampled = audit.method == "sampled"
+    if audit.ladder.half_width is not None:
+        tables["skill_ladder_half_width"] = audit.ladder.half_width.rename_axis("player")
     for name, frame in tables.items():
         frame.to_csv(out / f"{name}.csv")
     figs = {}
-    for key, fig in (("restricted_play", _restricted_figure(audit.restricted)),
+    for key, fig in (("restricted_play", _restricted_figure(audit.restricted, sampled)),
                      ("skill_ladder", _ladder_figure(audit.ladder))):
         if fig is not None:
             figs[key] = {"file": f"{key}.png", "data": save_png(fig, out / f"{key}.png")}
-    shown = audit.restricted.drop(columns=["tree"]).set_index(["restriction", "seat"])
-    sections = [("Seats", NOTES["seats"], audit.seats, None),
+    shown = audit.restricted.drop(columns=["tree", "side"], errors="ignore").set_index(
+        ["restriction", "seat"])
+    notes = ({key: text.format(fair=audit.settings["fair_share"], **audit.settings)
+              for key, text in SAMPLED_NOTES.items()}
+             if sampled else NOTES)
+    sections = [("Seats", notes["seats"], audit.seats, None),
                 ("Metrics", "", metrics, None),
-                ("What each mechanic is worth", NOTES["restricted"], shown,
+                ("What each mechanic is worth", notes["restricted"], shown,
                  figs.get("restricted_play")),
-                ("The skill ladder", NOTES["ladder"], audit.ladder.matrix.rename_axis(
+                ("The skill ladder", notes["ladder"], audit.ladder.matrix.rename_axis(
                     "player"), figs.get("skill_ladder")),
                 ("Strength", "Mean win share against the other players.",
                  strength.rename_axis("player"), None)]
     secs = ", ".join(f"{k.replace('_', ' ')} {v:.0f} s" for k, v in audit.seconds.items())
-    sub = (f"exact (DCFR to exploitability {audit.settings['target']:g} on the "
-           f"position-symmetric tree of {audit.settings['symmetric_nodes']:,} nodes, "
-           f"{audit.settings['full_target']:g} on the full tree of "
-           f"{audit.settings['nodes']:,}) · {secs} · generated "
-           f"{time.strftime('%Y-%m-%d %H:%M')}")
+    if sampled:
+        st = audit.settings
+        rules = ("the sound default at every claim and response and where the table has "
+                 "not learned" if st["fallback"] == "auto" else
+                 f"fallback {st['fallback']}")
+        sub = (f"by Monte Carlo CFR ({st['iterations']:,} traversals a seat, seed "
+               f"{st['seed']}, {rules}) and "
+               f"seeded play ({st['rounds']:,} rounds a measure, {st['ladder_rounds']:,} "
+               f"a seat in the ladder) · {secs} · generated "
+               f"{time.strftime('%Y-%m-%d %H:%M')}")
+    else:
+        sub = (f"exact (DCFR to exploitability {audit.settings['target']:g} on the "
+               f"position-symmetric tree of {audit.settings['symmetric_nodes']:,} nodes, "
+               f"{audit.settings['full_target']:g} on the full tree of "
+               f"{audit.settings['nodes']:,}) · {secs} · generated "
+               f"{time.strftime('%Y-%m-%d %H:%M')}")
     screen = first_screen(audit, None if band is None else band_sentence(*band))
     if band is not None:
         band[1].to_csv(out / "band.csv")

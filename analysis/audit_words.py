@@ -3,6 +3,10 @@ which mechanic matters most and least, in sentences with the audit's numbers."""
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
+
 # a restriction whose loss bracket lies within this of 0 costs nothing (value units)
 NOTHING = 1e-3
 
@@ -11,7 +15,41 @@ def _pts(x: float) -> str:
     return f"{100 * x:+.1f} points"
 
 
+def sampled_seats_sentence(audit) -> str:
+    """The seats by play (analysis.audit_sampled): shares against 1/N with intervals."""
+    s, m, v = audit.seats, audit.metrics, audit.variant
+    fair = audit.settings["fair_share"]
+    first = s[s["starts"]].iloc[0]
+    lo, hi = 100 * m["starter_edge_lo"], 100 * m["starter_edge_hi"]
+    who = ("The player who starts is favoured" if m["starter_edge_lo"] > 0 else
+           "The player who starts is at a disadvantage" if m["starter_edge_hi"] < 0 else
+           "The player who starts is neither favoured nor at a disadvantage within the "
+           "interval")
+    side = "team" if v.teams else "seat"
+    text = (f"{who}: in the Monte Carlo CFR table's self-play ({audit.settings['rounds']:,} "
+            f"rounds, {m['learned_share']:.0%} of decisions from learned entries, the "
+            f"rest by {_rules(audit)}), {side} {first['seats']}, which starts, wins "
+            f"{first['wins']:.1%} of rounds, a win share (a draw counting {fair:.3g}) of "
+            f"{first['win_share']:.1%} against the fair {fair:.1%}: an edge of "
+            f"{_pts(m['starter_edge'])} (95% interval {lo:+.1f} to {hi:+.1f}). Across "
+            f"{side}s the shares are " + ", ".join(
+                f"{row.seats}: {row.win_share:.1%}" for row in s.itertuples())
+            + f". {m['drawishness']:.1%} of rounds are drawn at the turn cap "
+            f"(drawishness) and a round lasts {m['duration']:.2f} turns on average.")
+    if not math.isnan(m.get("starter_match_win", float("nan"))):
+        text += (f" The player who starts a best-of-3 match wins it "
+                 f"{m['starter_match_win']:.1%} of the time.")
+    return text
+
+
+def _rules(audit) -> str:
+    fallback = audit.settings.get("fallback", "auto")
+    return "the sound default" if fallback == "auto" else f"its fallback ({fallback})"
+
+
 def seats_sentence(audit) -> str:
+    if audit.method == "sampled":
+        return sampled_seats_sentence(audit)
     s, m, v = audit.seats, audit.metrics, audit.variant
     first = s.loc[v.first_player]
     lo, hi = 100 * m["starter_edge_lo"], 100 * m["starter_edge_hi"]
@@ -36,8 +74,15 @@ def ladder_sentence(audit) -> str:
     pays = ladder.skill_pays()
     strength = ladder.strength()
     eq = strength.get("equilibrium")
-    text = (f"Skill pays: of {len(strength)} players, the strongest over the round robin "
-            f"({pays['strongest']}, mean win share {strength.iloc[0]:.1%}) wins "
+    fair = ladder.fair_share
+    by_play = ladder.half_width is not None
+    widths = ""
+    if by_play:
+        hw = ladder.half_width
+        widths = (f" (by play, each cell within +/-{100 * float(np.nanmax(hw.to_numpy())):.1f} "
+                  f"points at 95%; fair share {fair:.1%})")
+    text = (f"Skill pays{widths}: of {len(strength)} players, the strongest over the round "
+            f"robin ({pays['strongest']}, mean win share {strength.iloc[0]:.1%}) wins "
             f"{_pts(pays['over_weakest'])} over the fair share against the weakest "
             f"({pays['weakest']}) and {_pts(pays['over_median'])} against the median "
             f"player ({pays['median']}).")
@@ -52,7 +97,44 @@ def ladder_sentence(audit) -> str:
     return text
 
 
+def sampled_mechanics_sentence(audit) -> str:
+    """What each mechanic is worth by play: win share lost, with 95% intervals."""
+    r = audit.restricted[audit.restricted["applies"]].copy()
+    if r.empty:
+        return "No restriction was measured."
+    r = r.sort_values("share_lost", ascending=False)
+    top = r.iloc[0]
+    text = (f"The mechanic that matters most: forbidding {_side(audit)} {top['seat']} to "
+            f"{top['forbids'].replace('never ', '', 1)} (restriction {top['restriction']}, "
+            f"both games trained alike) costs it {_pts(top['share_lost'])} of win share "
+            f"(95% interval {100 * top['lost_lo']:+.1f} to {100 * top['lost_hi']:+.1f}).")
+    costly = r[r["lost_lo"] > 0]
+    if len(costly) > 1:
+        rest = [f"{row.restriction} ({_side(audit)} {row.seat}: {_pts(row.share_lost)})"
+                for row in costly.iloc[1:4].itertuples()]
+        text += " Next: " + "; ".join(rest) + "."
+    free = r[(r["lost_lo"] <= 0) & (r["lost_hi"] >= 0)]
+    if len(free):
+        names = sorted({f"{row.restriction} ({_side(audit)} {row.seat})"
+                        for row in free.itertuples()})
+        text += (" Costing nothing measurable (a finding: the interval holds 0): "
+                 + ", ".join(names) + ".")
+    gain = r[r["lost_hi"] < 0]
+    if len(gain):
+        text += (" Gaining by the restriction (the trained free game plays that mechanic "
+                 "at a loss at this budget): " + ", ".join(
+                     f"{row.restriction} ({_side(audit)} {row.seat}: "
+                     f"{_pts(-row.share_lost)})" for row in gain.itertuples()) + ".")
+    return text
+
+
+def _side(audit) -> str:
+    return "team" if audit.variant.teams else "seat"
+
+
 def mechanics_sentence(audit) -> str:
+    if audit.method == "sampled":
+        return sampled_mechanics_sentence(audit)
     r = audit.restricted[audit.restricted["applies"]].copy()
     if r.empty:
         return "No restriction applies to this variant."
@@ -81,8 +163,10 @@ def first_screen(audit, band: str | None = None) -> list[str]:
     return [seats_sentence(audit), ladder_sentence(audit), mechanics_sentence(audit),
             band or "No band was asked for (--target 'METRIC in [LO,HI]' searches the "
                     "single rule changes that bring a metric into a band).",
-            "Not yet in this audit: pairs of rule changes in the band search, Monte "
-            "Carlo CFR audits of the printed decks, and 3-4 seats."]
+            "Not yet in this audit: pairs of rule changes in the band search"
+            + (", the band search on Monte Carlo CFR variants, decisiveness by play, and "
+               "the table with play-time search in the ladder."
+               if audit.method == "sampled" else ".")]
 
 
 def band_sentence(target: str, found) -> str:

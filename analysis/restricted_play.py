@@ -43,6 +43,13 @@ class Restriction:
     def lock_for(self, seat: int) -> str:
         return self.lock.format(seat=seat)
 
+    def forbid_lock(self, seat: int) -> str:
+        """The same restriction as a forbid lock (solver.decisions), as Monte Carlo CFR
+        and the table agents take it: `announce seat=0 forbid=bluff`."""
+        head, _, tail = self.lock_for(seat).partition(":")
+        names = [word.split("=")[0] for word in tail.split()]
+        return f"{head.strip()} forbid={','.join(names)}"
+
     @property
     def positional(self) -> bool:
         """Whether it names positions (`use`): applied on the tree without the position

@@ -29,12 +29,15 @@ LADDER = ("uniform", "honest", "paranoid", "heuristic") + LEAGUE_NAMES + ("sound
 
 @dataclasses.dataclass(frozen=True)
 class SkillLadder:
-    """matrix: the row player's win share against the column player (both seats
-    averaged); fair share 1/2."""
+    """matrix: the row player's win share against the column player (every seat
+    averaged); fair share 1/2, or 1/N by play at N seats (analysis.audit_sampled);
+    half_width: each cell's 95% half-width where the matrix was measured by play (None:
+    exact)."""
 
     variant: Variant
     matrix: pd.DataFrame
     fair_share: float = 0.5
+    half_width: pd.DataFrame | None = None
 
     def strength(self) -> pd.Series:
         """Each player's mean win share against the others (the diagonal left out),

@@ -1,10 +1,12 @@
 """`robinwood audit VARIANT`: a designer's page on a variant's balance (the seats
 against their fair share, what each mechanic is worth by restricted play, the skill
-ladder), written to reports/<name>/; the work is analysis.audit's."""
+ladder), written to reports/<name>/; the work is analysis.audit's (exact) or
+analysis.audit_sampled's (Monte Carlo CFR and play, with --resume)."""
 
 from __future__ import annotations
 
 import re
+import sys
 import time
 from pathlib import Path
 
@@ -37,14 +39,47 @@ def default_name(variant: str) -> str:
                    "band, e.g. 'starter_edge in [-0.02,0.02]' (swept exactly).")
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Sweep workers for --target.")
-def audit(variant, out, exploitability, full_target, band, workers):
-    """Audit VARIANT (e.g. 'rspmx:max_turns=3'): who is favoured and by how much, what
-    each mechanic is worth to the seat forbidden it, whether skill pays; exact, for
-    two-player variants whose tree fits (up to 20 million nodes) so far."""
-    from analysis.audit import audit as run_audit, check_variant
+@click.option("--method", type=click.Choice(["auto", "exact", "sampled"]), default="auto",
+              show_default=True,
+              help="exact: DCFR on the whole tree (two players, up to 20 million nodes); "
+                   "sampled: Monte Carlo CFR and play; auto: exact where it fits.")
+@click.option("--iterations", type=click.IntRange(1, 10**9), default=9600,
+              show_default=True,
+              help="sampled: Monte Carlo CFR traversals a seat, for the free game and "
+                   "for each restricted one.")
+@click.option("--rounds", type=click.IntRange(100, 10**9), default=20_000,
+              show_default=True,
+              help="sampled: self-play rounds for the seats and each restriction.")
+@click.option("--ladder-rounds", type=click.IntRange(10, 10**9), default=400,
+              show_default=True,
+              help="sampled: rounds a seat for each pair of the skill ladder.")
+@click.option("--restrictions", default=None,
+              help="sampled: comma-separated restriction names to run (default all).")
+@click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True,
+              help="sampled: the training seed (play uses seeds apart from it).")
+@click.option("--fallback", default="auto", show_default=True,
+              help="sampled: where the tables play fallback rules, as `robinwood solve "
+                   "--fallback` (auto: the sound default at every claim and response).")
+@click.option("--work", type=WritableDir(), default=None,
+              help="sampled: folder for the trained tables and finished pieces "
+                   "(default runs/audit-<variant>).")
+@click.option("--resume", is_flag=True,
+              help="sampled: continue an interrupted audit from its --work folder.")
+def audit(variant, out, exploitability, full_target, band, workers, method, iterations,
+          rounds, ladder_rounds, restrictions, seed, fallback, work, resume):
+    """Audit VARIANT (e.g. 'rspmx:max_turns=3', 'standard', 'standard:players=3'): who
+    is favoured and by how much, what each mechanic is worth to the seat forbidden it,
+    whether skill pays. Exact for two-player variants whose tree fits (up to 20 million
+    nodes); by Monte Carlo CFR and play otherwise (progress lines, --resume)."""
+    from analysis.audit import audit as run_audit, choose_method
     from analysis.audit_page import write_audit
 
-    check_variant(variant)   # one line before any work
+    method, parsed = choose_method(variant, method)   # one line before any work
+    if band is not None and method == "sampled":
+        raise click.BadParameter(f"the band search sweeps exact variants; {parsed} is "
+                                 f"audited by Monte Carlo CFR: run --target on a reduced "
+                                 f"deck, or use `robinwood sweep` with --algo mccfr",
+                                 param_hint="--target")
     target = None
     if band is not None:
         from sweep.band import parse_target
@@ -54,9 +89,32 @@ def audit(variant, out, exploitability, full_target, band, workers):
         out = str(Path("reports") / default_name(variant))
         check_writable(out, "--out")
     start = time.perf_counter()
-    result = run_audit(variant, target=exploitability, full_target=full_target,
-                       progress=lambda line: click.echo(
-                           f"[{time.perf_counter() - start:6.1f} s] {line}", err=True))
+
+    def say(line):
+        click.echo(f"[{time.perf_counter() - start:7.1f} s] {line}", err=True)
+
+    if method == "exact":
+        result = run_audit(variant, target=exploitability, full_target=full_target,
+                           progress=say)
+    else:
+        from analysis.audit_sampled import SampledSettings, sampled_audit
+
+        names = None if restrictions is None else tuple(
+            r.strip() for r in restrictions.split(",") if r.strip())
+        settings = SampledSettings(iterations=iterations, rounds=rounds,
+                                   ladder_rounds=ladder_rounds, seed=seed,
+                                   restrictions=names, fallback=fallback)
+        if work is None:
+            work = str(Path("runs") / default_name(variant))
+            check_writable(work, "--work")
+        from solver.jobs import Interrupted
+
+        try:
+            result = sampled_audit(variant, work, settings, resume=resume, progress=say)
+        except Interrupted:
+            click.echo(f"robinwood: interrupted; what finished is kept in {work}: run "
+                       f"the same command with --resume to continue", err=True)
+            sys.exit(130)
     found = None
     if target is not None:
         from sweep.band import band_search

@@ -1,0 +1,354 @@
+"""The audit of a variant too big to enumerate (the printed decks, 2-4 seats, teams):
+the same sections as analysis.audit, from Monte Carlo CFR tables and seeded play.
+
+- The free game: Monte Carlo CFR at the given budget (traversals a seat, the default
+  settings of `robinwood solve --algo mccfr`, the sound default where the table has not
+  learned), its tables in <work>/free.
+- Seats: `rounds` rounds of the table's self-play; each seat's (side's) win share, a
+  draw counting 1/N, against the fair share 1/N with its 95% interval; the starter's
+  edge, balance, best-of-3 odds (two players), drawishness (turn-cap rate), duration.
+- What each mechanic is worth: for each restriction of analysis.restricted_play and
+  each seat (side), the game is trained again with that seat restricted by forbid locks
+  (solver.decisions: the seat learns over the actions left) and the other seats free,
+  at the same budget and seed; the value of the mechanic is the seat's win share in the
+  free game's self-play minus its share in the restricted game's, with the 95% interval
+  of a difference of independent means.
+- The skill ladder: a round robin among uniform play, the scripted styles, the sound
+  default and the free table: the row player in one seat (side) against copies of the
+  column player, rotated over every seat, `ladder_rounds` rounds a seat, on seeds that
+  never trained anything (they start at LADDER_SEED).
+
+Every piece is written to the work folder as it finishes (training runs checkpoint
+themselves), so an interrupted audit resumes where it stopped (`resume=True`); the
+settings are recorded and a resume with other settings is refused.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from game_def.variant import Variant
+from solver.store import atomic_write_bytes
+
+from .restricted_play import Restriction, restrictions_for
+from .skill_ladder import SkillLadder
+from .statistics import best_of_three
+
+Z95 = 1.959963984540054
+LADDER_SEED = 1_000_003   # ladder and seat seeds: apart from every training seed
+SCRIPTED_LADDER = ("uniform", "honest", "paranoid", "heuristic")
+TABLE = "table"
+
+
+class SampledAuditError(ValueError):
+    """Settings or a work folder the sampled audit cannot take (one line)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class SampledSettings:
+    """Budgets of a sampled audit. iterations: Monte Carlo CFR traversals a seat for the
+    free game and for each restricted one; rounds: self-play rounds for the seats and
+    for each side of a restriction; ladder_rounds: rounds a seat for each ordered pair
+    of the ladder; restrictions: names to run (None: all of restrictions_for);
+    fallback: where the tables play their fallback rules (`robinwood solve`'s
+    --fallback: "auto" is the project's default, the sound default at every claim and
+    response; "sound:visits=50,turn_visits=50" lets a table play its own entries once
+    they have 50 updates)."""
+
+    iterations: int = 9600
+    rounds: int = 20_000
+    ladder_rounds: int = 400
+    seed: int = 0
+    restrictions: tuple | None = None
+    fallback: str = "auto"
+
+    def __post_init__(self):
+        for name in ("iterations", "rounds", "ladder_rounds"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, np.integer)) or value < 1:
+                raise SampledAuditError(f"{name} must be a whole number of at least 1, "
+                                        f"got {value!r}")
+        from solver.players.agents import parse_fallback
+
+        parse_fallback(self.fallback)   # a bad one is a one-line AgentError
+
+    def load(self, run):
+        """The table agent of a run, with this audit's fallback."""
+        from solver.players.agents import load_table_agent, parse_fallback
+
+        return load_table_agent(run, parse_fallback(self.fallback))
+
+    def to_json(self) -> dict:
+        out = dataclasses.asdict(self)
+        out["restrictions"] = None if self.restrictions is None else list(self.restrictions)
+        return out
+
+
+def sides(variant: Variant) -> list[tuple]:
+    """The seats each side holds: one seat each, or each team's pair."""
+    from solver.evaluation.table_play import seat_groups
+
+    return seat_groups(variant)
+
+
+def fair_share(variant: Variant) -> float:
+    return 0.5 if variant.teams else 1.0 / variant.players
+
+
+def _write_json(path: Path, data) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_bytes(path, json.dumps(data, indent=1).encode())
+
+
+def _read_json(path: Path):
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def _share_interval(wins: float, draws: float, fair: float) -> tuple[float, float]:
+    """A side's win share (a draw counting `fair`) and the per-round variance of its
+    outcome (1, fair, 0), from the fractions of rounds it won and drew."""
+    share = wins + fair * draws
+    variance = (wins * (1 - share) ** 2 + draws * (fair - share) ** 2
+                + (1 - wins - draws) * share ** 2)
+    return share, variance
+
+
+def train(variant: Variant, folder: Path, iterations: int, seed: int, locks=(),
+          say=None) -> Path:
+    """A Monte Carlo CFR run in `folder` at `iterations` traversals a seat: finished
+    runs are kept, interrupted ones resumed from their checkpoint."""
+    from solver.mccfr.job import CHECKPOINT, solve_mccfr
+    from solver.mccfr.trainer import MCCFRConfig
+
+    meta = _read_json(folder / "metadata.json")
+    if meta is not None and meta.get("iterations", 0) >= iterations:
+        return folder
+    config = MCCFRConfig(variant, seed=seed, locks=tuple(locks))
+    resume = (folder / CHECKPOINT).exists()
+    solve_mccfr(config, folder, max_iterations=iterations, resume=resume,
+                checkpoint_seconds=60.0, on_phase=None if say is None else
+                (lambda line: say(f"  {folder.name}: {line}")))
+    return folder
+
+
+def forbid_locks(restriction: Restriction, seats: tuple) -> tuple[str, ...]:
+    """The restriction as forbid locks, one per seat of the side."""
+    return tuple(restriction.forbid_lock(seat) for seat in seats)
+
+
+def seat_section(variant: Variant, agent, rounds: int, seed: int) -> tuple[pd.DataFrame,
+                                                                          dict]:
+    """(seats, metrics) of the agent's self-play, one row per side."""
+    from .table_balance import sampled_table_balance
+
+    balance = sampled_table_balance(agent, rounds, seed)
+    rates = balance.rates()
+    fair = fair_share(variant)
+    draws = float(balance.totals["draws"])
+    rows = []
+    for side, seats in enumerate(sides(variant)):
+        wins = float(balance.side_wins[side])
+        share, var = _share_interval(wins, draws, fair)
+        hw = Z95 * math.sqrt(var / rounds)
+        rows.append({"side": side, "seats": "+".join(map(str, seats)),
+                     "starts": variant.first_player in seats,
+                     "win_share": share, "win_share_lo": share - hw,
+                     "win_share_hi": share + hw, "fair_share": fair,
+                     "edge": share - fair, "edge_lo": share - hw - fair,
+                     "edge_hi": share + hw - fair, "wins": wins,
+                     "losses": 1 - wins - draws, "draws": draws, "rounds": rounds})
+    seats = pd.DataFrame(rows).set_index("side")
+    first = seats[seats["starts"]].iloc[0]
+    metrics = {"starter_edge": float(first["edge"]),
+               "starter_edge_lo": float(first["edge_lo"]),
+               "starter_edge_hi": float(first["edge_hi"]),
+               "balance": float(seats["win_share"].max() - seats["win_share"].min()),
+               "starter_match_win": float("nan"),
+               "drawishness": float(rates["turn_cap_rate"]),
+               "duration": float(rates["mean_turns"]),
+               "bluff_rate": float(rates["bluff_rate"]),
+               "challenge_rate": float(rates["challenge_rate"]),
+               "challenge_right_rate": float(rates["challenge_right_rate"])}
+    if variant.players == 2:
+        other = seats[~seats["starts"]].iloc[0]
+        metrics["starter_match_win"] = float(best_of_three(
+            first["wins"], other["wins"], draws))
+    return seats, metrics
+
+
+def side_share(variant: Variant, agent, opponent, seats: tuple, rounds: int,
+               seed: int) -> tuple[float, float]:
+    """(win share, 95% half-width) of `agent` in `seats` against `opponent` elsewhere."""
+    from solver.evaluation.table_play import play_side
+
+    result = play_side(variant, agent, opponent, seats, rounds, seed)
+    return result.share, result.half_width
+
+
+def ladder_players(variant: Variant, table) -> dict:
+    """name -> Agent: uniform, the baseline bots, the league styles, the sound default
+    and the free table."""
+    from solver.players.agents import bot
+    from solver.scripted import LEAGUE_NAMES
+
+    names = SCRIPTED_LADDER + LEAGUE_NAMES + ("sound",)
+    players = {name: bot(name) for name in names}
+    players[TABLE] = table
+    return players
+
+
+def ladder_pair(variant: Variant, a, b, rounds: int, seed: int) -> tuple[float, float]:
+    """a's win share against copies of b, averaged over a's sides, and its half-width
+    (a mean of independent sides)."""
+    shares, widths = [], []
+    for i, seats in enumerate(sides(variant)):
+        share, hw = side_share(variant, a, b, seats, rounds, seed + i)
+        shares.append(share)
+        widths.append(hw)
+    return (float(np.mean(shares)),
+            float(math.sqrt(sum(w * w for w in widths)) / len(widths)))
+
+
+def sampled_audit(text: str, work, settings: SampledSettings = SampledSettings(), *,
+                  resume: bool = False, progress=None):
+    """Audit `text` by Monte Carlo CFR and play, its pieces in the folder `work`
+    (module docstring). Returns an analysis.audit.Audit with method "sampled"."""
+    from game_def.variant import parse
+
+    from .audit import Audit
+
+    variant = parse(text)
+    chosen_restrictions(variant, settings)   # a bad name: one line before any work
+    work = Path(work)
+    say = progress or (lambda line: None)
+    recorded = _read_json(work / "settings.json")
+    wanted = {"variant": str(variant), **settings.to_json()}
+    if recorded is not None and not resume:
+        raise SampledAuditError(f"{work} already holds an audit of {recorded['variant']}: "
+                                f"add --resume to continue it, or choose another --out")
+    if recorded is not None and recorded != wanted:
+        differ = sorted(k for k in wanted if recorded.get(k) != wanted[k])
+        raise SampledAuditError(f"{work} holds an audit with other settings "
+                                f"({', '.join(differ)}): resume it with the same ones "
+                                f"or choose another --out")
+    _write_json(work / "settings.json", wanted)
+    fair = fair_share(variant)
+    seconds: dict[str, float] = {}
+    t = time.perf_counter()
+    say(f"{variant}: Monte Carlo CFR, {settings.iterations:,} traversals a seat (free)")
+    free = settings.load(train(variant, work / "free", settings.iterations,
+                               settings.seed, say=say))
+    seconds["free_game"] = time.perf_counter() - t
+    t = time.perf_counter()
+    say(f"seats: {settings.rounds:,} rounds of self-play")
+    seats, metrics = seat_section(variant, free, settings.rounds, LADDER_SEED)
+    metrics["learned_share"] = _learned_share(free)
+    seconds["seats"] = time.perf_counter() - t
+    t = time.perf_counter()
+    restricted = restricted_section(variant, work, free, settings, say)
+    seconds["restricted_play"] = time.perf_counter() - t
+    t = time.perf_counter()
+    ladder = ladder_section(variant, work, free, settings, say)
+    seconds["skill_ladder"] = time.perf_counter() - t
+    info = {"method": "sampled", "iterations": settings.iterations,
+            "rounds": settings.rounds, "ladder_rounds": settings.ladder_rounds,
+            "seed": settings.seed, "fair_share": fair, "fallback": settings.fallback,
+            "ladder": list(ladder.matrix.index), "work": str(work)}
+    return Audit(variant, seats, metrics, restricted, ladder, seconds, info,
+                 method="sampled")
+
+
+def _learned_share(agent) -> float:
+    """The share of self-play decisions played from learned table entries."""
+    from solver.evaluation.table_play import table_coverage
+
+    return float(table_coverage(agent, rounds=500, seed=LADDER_SEED + 7).at["all",
+                                                                          "learned"])
+
+
+def chosen_restrictions(variant: Variant, settings: SampledSettings) -> list:
+    """The restrictions to run: all of restrictions_for, or those named (an unknown
+    name is a one-line SampledAuditError)."""
+    chosen = restrictions_for(variant)
+    if settings.restrictions is not None:
+        unknown = set(settings.restrictions) - {r.name for r in chosen}
+        if unknown:
+            raise SampledAuditError(f"unknown restriction(s) {', '.join(sorted(unknown))}: "
+                                    f"choose among {', '.join(r.name for r in chosen)}")
+        chosen = [r for r in chosen if r.name in settings.restrictions]
+    return chosen
+
+
+def restricted_section(variant: Variant, work: Path, free, settings: SampledSettings,
+                       say) -> pd.DataFrame:
+    """One row per (restriction, side): free and restricted win shares, the share lost
+    and its 95% interval; each row kept in work/restricted/<name>-<side>.json."""
+    chosen = chosen_restrictions(variant, settings)
+    free_shares = {}
+    rows = []
+    for side, seats in enumerate(sides(variant)):
+        free_shares[side] = side_share(variant, free, free, seats, settings.rounds,
+                                       LADDER_SEED + 11 + side)
+    for r in chosen:
+        for side, seats in enumerate(sides(variant)):
+            name = f"{r.name}-side{side}"
+            done = _read_json(work / "restricted" / f"{name}.json")
+            if done is not None:
+                rows.append(done)
+                continue
+            say(f"restricted play: side {side} ({'+'.join(map(str, seats))}) {r.name}: "
+                f"training")
+            locks = forbid_locks(r, seats)
+            run = train(variant, work / "restricted" / name, settings.iterations,
+                        settings.seed, locks, say)
+            agent = settings.load(run)
+            share, hw = side_share(variant, agent, agent, seats, settings.rounds,
+                                   LADDER_SEED + 11 + side)
+            free_share, free_hw = free_shares[side]
+            lost = free_share - share
+            width = math.sqrt(hw * hw + free_hw * free_hw)
+            row = {"restriction": r.name, "seat": "+".join(map(str, seats)),
+                   "side": side, "forbids": r.words, "lock": "; ".join(locks),
+                   "free_share": free_share, "restricted_share": share,
+                   "share_lost": lost, "lost_lo": lost - width, "lost_hi": lost + width,
+                   "applies": True}
+            _write_json(work / "restricted" / f"{name}.json", row)
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def ladder_section(variant: Variant, work: Path, free, settings: SampledSettings,
+                   say) -> SkillLadder:
+    """The round robin (diagonal included: a player against copies of itself, which
+    must read the fair share within its interval); each row kept in
+    work/ladder/<player>.json."""
+    players = ladder_players(variant, free)
+    names = list(players)
+    share = np.zeros((len(names), len(names)))
+    width = np.zeros_like(share)
+    for i, a in enumerate(names):
+        path = work / "ladder" / f"{a}.json"
+        done = _read_json(path)
+        if done is None or done.get("columns") != names:
+            say(f"skill ladder: {a} against every player")
+            row = [ladder_pair(variant, players[a], players[b], settings.ladder_rounds,
+                               LADDER_SEED + 100 * (i * len(names) + j))
+                   for j, b in enumerate(names)]
+            done = {"columns": names, "share": [s for s, _ in row],
+                    "half_width": [w for _, w in row]}
+            _write_json(path, done)
+        share[i] = done["share"]
+        width[i] = done["half_width"]
+    return SkillLadder(variant, pd.DataFrame(share, index=names, columns=names),
+                         fair_share(variant),
+                         half_width=pd.DataFrame(width, index=names, columns=names))

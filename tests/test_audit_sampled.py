@@ -1,0 +1,131 @@
+"""The audit by Monte Carlo CFR and play (analysis.audit_sampled, `robinwood audit
+--method sampled`), on decks small enough to train in seconds.
+
+Planted bugs these catch (each tried): a draw counted as 0 in a side's share (the
+shares then sum to less than 1 on a variant that draws); the restriction not applied in
+training (never challenging then costs nothing, where the exact audit says it costs a
+third of a round's win share); a finished piece retrained on --resume (the
+monkeypatched trainer raises); a resume with other settings accepted.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from click.testing import CliRunner
+
+from analysis import audit_sampled as sampled
+from analysis.audit_sampled import SampledAuditError, SampledSettings, sampled_audit
+from analysis.audit_words import first_screen
+from robinwood.cli import cli
+
+SPEC = "rspx:max_turns=3"
+# the tables play their own entries once visited (the project's default plays the sound
+# default at every claim and response, which on this deck never challenges at all)
+TINY = SampledSettings(iterations=300, rounds=3000, ladder_rounds=200, seed=0,
+                       restrictions=("never_challenge", "never_claim_peasant"),
+                       fallback="sound:visits=1,turn_visits=1")
+
+
+@pytest.fixture(scope="module")
+def audited(tmp_path_factory):
+    work = tmp_path_factory.mktemp("audit")
+    return work, sampled_audit(SPEC, work, TINY)
+
+
+def test_the_seats_count_a_draw_as_the_fair_share(audited):
+    _, result = audited
+    seats = result.seats
+    assert seats["win_share"].sum() == pytest.approx(1.0, abs=1e-9)
+    assert (seats["fair_share"] == 0.5).all()
+    m = result.metrics
+    assert m["starter_edge_lo"] < m["starter_edge"] < m["starter_edge_hi"]
+    assert 0 <= m["starter_match_win"] <= 1 and 0 <= m["learned_share"] <= 1
+
+
+def test_a_share_counts_a_draw_as_the_fair_share_on_a_synthetic_table():
+    """Rounds: 30% won, 40% drawn, 30% lost at three seats: the share is 0.3 + 0.4/3,
+    and the per-round variance that of outcomes 1, 1/3, 0 with those weights."""
+    share, variance = sampled._share_interval(0.3, 0.4, 1 / 3)
+    assert share == pytest.approx(0.3 + 0.4 / 3, abs=1e-12)
+    outcomes = [(1.0, 0.3), (1 / 3, 0.4), (0.0, 0.3)]
+    assert variance == pytest.approx(sum(w * (x - share) ** 2 for x, w in outcomes),
+                                     abs=1e-12)
+
+
+def test_never_challenging_costs_what_the_exact_audit_says(audited):
+    """Exact (tests/test_forbid.py): seat 0 never challenging moves its value from +1/3
+    to -1/3, a third of a round's win share; by play it must cost clearly more than
+    nothing in both seats. Never claiming the Peasant (a card a player announces when
+    it has nothing better) is measured too; its sign is not asserted."""
+    _, result = audited
+    r = result.restricted.set_index(["restriction", "side"])
+    for side in (0, 1):
+        row = r.loc[("never_challenge", side)]
+        assert row["lost_lo"] > 0.1, row
+        assert row["lost_lo"] < row["share_lost"] < row["lost_hi"]
+    assert len(result.restricted) == 4
+
+
+def test_the_ladder_puts_a_player_against_itself_at_the_fair_share(audited):
+    _, result = audited
+    ladder = result.ladder
+    for name in ladder.matrix.index:
+        share = ladder.matrix.at[name, name]
+        width = ladder.half_width.at[name, name]
+        assert abs(share - 0.5) <= 2 * width + 0.02, (name, share, width)
+    assert "table" in ladder.matrix.index and "sound" in ladder.matrix.index
+    screen = first_screen(result)
+    assert "self-play" in screen[0] and "Skill" in screen[1] and "matters most" in screen[2]
+
+
+def test_resume_reads_the_finished_pieces_and_refuses_other_settings(audited, monkeypatch):
+    work, first = audited
+
+    def no_training(*args, **kwargs):
+        raise AssertionError("a finished piece was trained again")
+
+    with pytest.raises(SampledAuditError, match="--resume"):
+        sampled_audit(SPEC, work, TINY)
+    with pytest.raises(SampledAuditError, match="other settings"):
+        sampled_audit(SPEC, work, dataclasses.replace(TINY, iterations=301), resume=True)
+    monkeypatch.setattr(sampled, "train", lambda variant, folder, *a, **k: folder)
+    again = sampled_audit(SPEC, work, TINY, resume=True)
+    assert again.restricted.equals(first.restricted)
+    assert again.ladder.matrix.equals(first.ladder.matrix)
+    with pytest.raises(SampledAuditError, match="unknown restriction"):
+        sampled_audit(SPEC, work.parent / "other", SampledSettings(
+            iterations=10, restrictions=("never_sneeze",)))
+
+
+def test_three_seats_are_audited_against_a_third():
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as work:
+        result = sampled_audit("rspx:players=3,max_turns=2", work, SampledSettings(
+            iterations=100, rounds=1000, ladder_rounds=50,
+            restrictions=("never_challenge",)))
+    assert result.seats["fair_share"].iloc[0] == pytest.approx(1 / 3)
+    assert result.seats["win_share"].sum() == pytest.approx(1.0, abs=1e-9)
+    assert len(result.restricted) == 3 and result.ladder.fair_share == pytest.approx(1 / 3)
+
+
+def test_the_command_writes_the_sampled_page_and_refuses_a_band(tmp_path):
+    out, work = tmp_path / "page", tmp_path / "work"
+    args = ["audit", SPEC, "--method", "sampled", "--iterations", "100", "--rounds",
+            "500", "--ladder-rounds", "20", "--restrictions", "never_challenge",
+            "--out", str(out), "--work", str(work)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    for name in ("index.html", "report.md", "seats.csv", "restricted_play.csv",
+                 "skill_ladder.csv", "skill_ladder_half_width.csv"):
+        assert (out / name).exists(), name
+    assert "Monte Carlo CFR" in (out / "report.md").read_text()
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2 and "--resume" in result.output
+    result = CliRunner().invoke(cli, args + ["--resume"])
+    assert result.exit_code == 0, result.output
+    result = CliRunner().invoke(cli, ["audit", SPEC, "--method", "sampled", "--target",
+                                      "starter_edge in [-0.02,0.02]"])
+    assert result.exit_code == 2 and "band search" in result.output
