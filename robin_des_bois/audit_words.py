@@ -56,11 +56,18 @@ def ladder_sentence(ladder: pd.DataFrame) -> str:
              "interval" if off.empty else
              "outside its interval against copies of itself: "
              + ", ".join(off["row"]) + " (chance at 95%, or a fault to look into)")
+    cell = ladder.set_index(["row", "column"])
+    a, b = s.index[0], s.index[1]
+    ab, ba = cell.loc[(a, b)], cell.loc[(b, a)]
+    head = (f" Head to head, the two strongest by mean share: one {a} against copies "
+            f"of {b} wins {ab['win_share']:.1%} [{ab['lo']:.1%}, {ab['hi']:.1%}], one {b} "
+            f"against copies of {a} {ba['win_share']:.1%} [{ba['lo']:.1%}, "
+            f"{ba['hi']:.1%}] (fair {ab['fair_share']:.1%}).")
     return (f"{verdict}: of {len(s)} players, the strongest over the round robin "
             f"({pays['strongest']}, mean win share {s.iloc[0]:.1%}) wins {_pts(w[0])} "
             f"{_span(w[1], w[2])} over the fair share against copies of the weakest "
             f"({pays['weakest']}) and {_pts(md[0])} {_span(md[1], md[2])} against the "
-            f"median player ({pays['median']}); {check}.")
+            f"median player ({pays['median']}); {check}." + head)
 
 
 def mechanics_sentence(restricted: pd.DataFrame) -> str:
