@@ -1,11 +1,16 @@
 """`python -m robin_des_bois balance`: the designers' balance report of Robin des Bois
 (robin_des_bois.balance) as index.html, report.md, PNG figures and tables/*.csv, in the
-look of the Robin Wood reports (analysis/table_report.py).
+look of the Robin Wood reports (analysis/table_report.py); `python -m robin_des_bois
+audit`: the designer's audit page, the sections of `robinwood audit` where they apply
+(robin_des_bois.audit_page; docs/robin-des-bois-audit.md).
 
     python -m robin_des_bois balance [--variant box] [--players N] [--games N]
         [--sweep-games M] [--seed S]
         [--seat-player search|thief|defender|greedy_stasher|random]
         [--out reports/robin-des-bois]
+    python -m robin_des_bois audit [--variant box] [--players N] [--games 24]
+        [--target "METRIC in [LO,HI]"] [--band-games 20] [--seed S] [--workers 2]
+        [--resume] [--out reports/audit-robin-des-bois]
 
 Good play by default: every seat plays the strongest player measured at the box
 (balance.STRONGEST, the search); `--seat-player random` asks for uniformly random moves,
@@ -34,6 +39,7 @@ from common.paths import WritableDir
 
 from . import balance as B
 from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError, from_params, parse_variant
+from .tables import html_table as _html, markdown_table as _markdown
 
 STRENGTH_FILE = (Path(__file__).resolve().parents[1] / "benchmarks" / "results"
                  / "robin_des_bois_strength.json")
@@ -81,14 +87,6 @@ TITLES = {"seats": "Seats (seat 0 plays first): win share, ties split, 95% inter
           "run": "This run"}
 
 
-def _fmt(frame: pd.DataFrame) -> pd.DataFrame:
-    out = frame.copy()
-    for col in out.columns:
-        if out[col].dtype.kind == "f":
-            out[col] = out[col].map(lambda x: f"{x:.4g}" if abs(x) >= 1 else f"{x:.3f}")
-    return out
-
-
 def effects_wide(eff: pd.DataFrame) -> pd.DataFrame:
     """The tidy effects as one row per parameter value, one 'delta [lo, hi]' column per
     metric (for reading; tables/effects.csv keeps the tidy form)."""
@@ -100,19 +98,6 @@ def effects_wide(eff: pd.DataFrame) -> pd.DataFrame:
                              values="cell", aggfunc="first", sort=False)
     wide = wide[[m for m in B.HEADLINE if m in wide.columns]]
     return wide.reset_index().rename_axis(columns=None)
-
-
-def _markdown(frame: pd.DataFrame) -> str:
-    shown = _fmt(frame)
-    header = [str(c) for c in shown.columns]
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    for row in shown.itertuples(index=False):
-        lines.append("| " + " | ".join(str(x) for x in row) + " |")
-    return "\n".join(lines)
-
-
-def _html(frame: pd.DataFrame) -> str:
-    return _fmt(frame).to_html(border=0, na_rep="–", index=False)
 
 
 # ----- figures -----------------------------------------------------------------------------
@@ -434,6 +419,65 @@ def balance_command(variant, seats, seat_player, games, sweep_games, seed, out) 
     start = time.perf_counter()
     path = write_report(Path(out), games, sweep_games, seed, seat_player, seats=seats,
                         variant=variant)
+    click.echo(f"wrote {path} in {time.perf_counter() - start:.1f} s")
+
+
+def _target(ctx, param, value):
+    """`METRIC in [LO,HI]` with a balance metric (audit_band.parse_target)."""
+    if value is None:
+        return None
+    from .audit_band import parse_target
+
+    try:
+        return parse_target(value)
+    except ValueError as err:
+        raise click.BadParameter(str(err)) from None
+
+
+@cli.command("audit")
+@click.option("--variant", default="box", show_default=True, callback=_variant,
+              help="The box audited, e.g. box, box:players=4, small.")
+@click.option("--players", "seats", type=Seats(), default=None,
+              help="Players at the table (default the variant's: 3 at the box).")
+@click.option("--player", default=B.STRONGEST, show_default=True, callback=_seat_player,
+              help="The player in every seat of the seats, restricted-play and band "
+                   "sections: search (the strongest measured) or a scripted one.")
+@click.option("--games", type=click.IntRange(4, B.MAX_GAMES), default=24,
+              show_default=True,
+              help="Games with the search in every seat for the seats section; the "
+                   "other sections scale with it (audit.plan).")
+@click.option("--target", default=None, callback=_target,
+              help="A band, 'METRIC in [LO,HI]' (a balance metric, e.g. "
+                   "'first_player_advantage in [-0.02,0.02]'): searches single changes of "
+                   "the box parameters, then pairs of the best.")
+@click.option("--band-games", type=click.IntRange(2, B.MAX_GAMES), default=20,
+              show_default=True, help="Games per variant in the band search.")
+@click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=0, show_default=True)
+@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
+              help="Processes playing games at once.")
+@click.option("--resume", is_flag=True,
+              help="Reuse the sections already in --out with the same settings.")
+@click.option("--out", type=WritableDir(), default="reports/audit-robin-des-bois",
+              show_default=True, help="Output folder (created if missing).")
+def audit_command(variant, seats, player, games, target, band_games, seed, workers, resume,
+                  out) -> None:
+    """Write the designer's audit page (seats, skill ladder, what each mechanic is
+    worth, and with --target the band search) into --out."""
+    from .audit_page import run_audit
+
+    if seats is not None:
+        try:
+            variant = variant.replace(players=seats)
+        except RulesError as err:
+            raise click.BadParameter(str(err), param_hint="'--players'") from None
+    start = time.perf_counter()
+
+    def say(line: str) -> None:
+        click.echo(f"[{time.perf_counter() - start:7.1f} s] {line}", err=True)
+
+    path = run_audit(variant, Path(out), games=games, seed=seed, workers=workers,
+                     target=target, band_games=band_games, resume=resume, player=player,
+                     say=say)
     click.echo(f"wrote {path} in {time.perf_counter() - start:.1f} s")
 
 

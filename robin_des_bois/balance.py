@@ -246,27 +246,38 @@ def _random_on_core(rules: Rules, games: int, seed: int
 
 
 # ===== games stepped from Python (scripted players, Marianne) ==============================
-def play_counted(rules: Rules, names: list[str], games: int, seed: int) -> dict[str, np.ndarray]:
-    """`games` games on the core stepped from Python, seats[p] = make_player(names[p]),
-    chance by the pile's odds (as tournament.play_game). Per game: scores (games x n) and
-    every rule counter, turns and Marianne protections (arrays of length games)."""
+def play_counted(rules: Rules, names: list[str], games: int, seed: int,
+                 make=None) -> dict[str, np.ndarray]:
+    """`games` games on the core stepped from Python, seats[p] = make(names[p], seed=...)
+    (default players.make_player; the audit passes one that also builds restricted
+    players), chance by the pile's odds (as tournament.play_game). Per game: scores
+    (games x n) and every rule counter, turns, Marianne protections, and the lead
+    (arrays of length games): `lead_taken`, the turn (1 = the first) at which the
+    outright winner took the score lead it kept to the end (0 when the best score is
+    shared), and `lead_changes`, how often the sole score leader became another seat
+    (passing through a tie counts once). Scores are read after every move."""
     import random
 
     from . import _core as k
     from .core import CoreState
     from .players import make_player, view_of
 
+    make = make_player if make is None else make
     n = rules.players
     scores = np.zeros((games, n), dtype=np.int64)
     counters = np.zeros((games, k.NUM_COUNTERS), dtype=np.int64)
     protections = np.zeros(games, dtype=np.int64)
+    lead_taken = np.zeros(games, dtype=np.int64)
+    lead_changes = np.zeros(games, dtype=np.int64)
+    now = np.empty(k.MAX_PLAYERS, dtype=np.int64)
     for g in range(games):
         game_seed = (seed * 1_000_003 + g) % 2**32
         k._seed(game_seed)                         # the search player's numba draws
         rng = random.Random(game_seed)
-        seats = [make_player(names[p], seed=game_seed * 7 + p) for p in range(n)]
+        seats = [make(names[p], seed=game_seed * 7 + p) for p in range(n)]
         state = CoreState.new(rules)
         s, arr, cnt = state._state, state._rules, state._counters
+        leader, last, since = -1, -1, 0
         while s[k.S_PHASE] != k.OVER:
             if state.is_chance_node():
                 outcomes = state.chance_outcomes()
@@ -289,19 +300,37 @@ def play_counted(rules: Rules, names: list[str], games: int, seed: int) -> dict[
                 raise RuntimeError(f"player {names[view.player]} chose illegal action "
                                    f"{action}")
             k._apply_action(s, arr, int(action), cnt)
+            k._scores(s, arr, now)
+            top = now[:n].max()
+            who = int(np.argmax(now[:n])) if (now[:n] == top).sum() == 1 else -1
+            if who != leader:
+                since = int(cnt[k.C_TAKE_ONE] + cnt[k.C_TAKE_TWO])
+                if who >= 0 and last >= 0 and who != last:
+                    lead_changes[g] += 1
+                leader, last = who, (who if who >= 0 else last)
         scores[g] = state.scores()
         counters[g] = cnt
+        lead_taken[g] = max(since, 1) if leader >= 0 else 0
     out = {name: counters[:, i] for i, name in enumerate(k.COUNTER_NAMES)}
     out["scores"] = scores
     out["turns"] = out["take_one"] + out["take_two"]
     out["marianne_protections"] = protections
+    out["lead_taken"] = lead_taken
+    out["lead_changes"] = lead_changes
     return out
 
 
 def _stepped(rules: Rules, player: str, games: int, seed: int
              ) -> tuple[pd.DataFrame, dict[str, tuple[float, float, float]]]:
-    d = play_counted(rules, [player] * rules.players, games, seed)
-    n, scores = rules.players, d["scores"]
+    return counted_figures(play_counted(rules, [player] * rules.players, games, seed))
+
+
+def counted_figures(d: dict[str, np.ndarray]
+                    ) -> tuple[pd.DataFrame, dict[str, tuple[float, float, float]]]:
+    """The seats frame and the metrics' (mean, lo, hi) of `play_counted`'s games (every
+    seat the same player; normal intervals over the games)."""
+    scores = d["scores"]
+    n = scores.shape[1]
     shares = _shares(scores)
     seats = []
     for s in range(n):
