@@ -191,3 +191,42 @@ def test_bad_pairs_are_one_line_and_exit_2(args, needle, monkeypatch):
     result = CliRunner().invoke(cli, ["audit", "Robin+Peasant+Traitor:max_turns=1", *args])
     assert result.exit_code == 2 and needle in result.output, result.output
     assert len(result.output.strip().splitlines()) == 1, result.output
+
+
+CHECK_BASE = "rspx:max_turns=6"
+CHECK_GRID = "strikes=1,2,3,4 traitor_strikes_on_reveal=false,true"
+# The band: a starter edge of at most 10 points. Measured on 2026-12-07 (docs/audit.md,
+# "Into a band"), strikes=1 puts it at +0.055 and every other value of the two options
+# at +0.166, so some single changes meet it and some do not, none near an edge.
+CHECK_TARGET = Target("starter_edge", 0.0, 0.1)
+
+
+@pytest.mark.slow   # 15 exact solves of 0.5-6 million nodes (about 16 min + 14 min
+                    # measured on 2 shared cores at load 10-14)
+def test_the_search_meets_the_band_where_the_exact_sweep_says(tmp_path):
+    """The issue's check: the band search on rspx:max_turns=6 (strikes and the traitor
+    flag, pairs of the 4 nearest: every single and pair of the two options) finds the
+    variants that `robinwood sweep` of the same two options says meet the band, and no
+    others. Planted bugs it catches (each tried on the measured sweeps' rows, which the
+    sweeps reuse when copied into tmp_path): the band's low edge shifted above 0.06
+    (strikes=1 left out), pairs not swept (strikes=1 with the traitor flag missing)."""
+    from click.testing import CliRunner
+
+    from robinwood.cli import cli
+
+    result = CliRunner().invoke(cli, ["sweep", "--base", CHECK_BASE, "--grid", CHECK_GRID,
+                                      "--out", str(tmp_path / "sweep"), "--workers", "2",
+                                      "--no-report"])
+    assert result.exit_code == 0, result.output
+    table = pd.read_csv(tmp_path / "sweep" / "table.csv")
+    edge = table[table["metric"] == "starter_edge"].set_index("variant")["value"]
+    assert ((edge - CHECK_TARGET.lo).abs() > 2e-3).all()   # clear of the edges
+    assert ((edge - CHECK_TARGET.hi).abs() > 2e-3).all()
+    expected = {v for v, x in edge.items()
+                if v != CHECK_BASE and CHECK_TARGET.lo <= x <= CHECK_TARGET.hi}
+    found = band_search(CHECK_BASE, CHECK_TARGET, tmp_path / "band", workers=2, pairs=4,
+                        options={"strikes", "traitor_strikes_on_reveal"})
+    assert set(found.index) == set(edge.index) - {CHECK_BASE}
+    singles = set(found.index[found["kind"] == "single"])
+    assert 0 < len(expected & singles) < len(singles)      # some singles, not all
+    assert set(found.index[found["in_band"].astype(bool)]) == expected
