@@ -90,7 +90,9 @@ def _counted(rows, kind: str, metric: str) -> str:
     names = ", ".join(f"{change} ({value:+.4f})"
                       for change, value in zip(rows["change"][:5], rows[metric][:5]))
     more = f" and {len(rows) - 5} more" if len(rows) > 5 else ""
-    return f"{len(rows)} {kind} meet it: {names}{more}"
+    if len(rows) == 1:   # "1 single change meets it"
+        kind = kind.replace("changes", "change").replace("pairs", "pair")
+    return f"{len(rows)} {kind} meet{'s' if len(rows) == 1 else ''} it: {names}{more}"
 
 
 def band_sentence(target: str, found) -> str:
