@@ -157,7 +157,8 @@ def test_a_partial_product_is_swept_pair_by_pair():
 
 def test_the_page_names_the_smallest_change_and_counts_singles_and_pairs(fake_sweep):
     """Planted bugs: band_sentence() naming the row nearest the centre (the pair at
-    0.0) rather than the first row, or counting pairs with the singles."""
+    0.0) rather than the first row, counting pairs with the singles, or "1 single
+    changes meet it"."""
     from analysis.audit_words import band_sentence
 
     found = band_search(BASE, TARGET, "unused", pairs=4)
@@ -168,6 +169,9 @@ def test_the_page_names_the_smallest_change_and_counts_singles_and_pairs(fake_sw
     none = band_sentence("starter_edge in [1, 2]", band_search(
         BASE, Target("starter_edge", 1, 2), "unused", pairs=4))
     assert "none of the 23 single rule changes and" in none and "the nearest is" in none
+    one = band_sentence("starter_edge in [-0.006, -0.004]", band_search(
+        BASE, Target("starter_edge", -0.006, -0.004), "unused", pairs=4))
+    assert "1 single change meets it: traitor_strikes_on_reveal=true" in one
 
 
 @pytest.mark.parametrize("args, needle", [(["--pairs", "2"], "--pairs needs --target"),
