@@ -191,8 +191,11 @@ def write_audit(audit, out, band=None) -> Path:
     if band is not None:
         band[1].to_csv(out / "band.csv")
         sections.append((f"Into the band {band[0]}", "Every single rule change of the "
-                         "variant, swept exactly (sweep.band); those in the band first, "
-                         "then by distance to it. band.csv; each sweep in band/.",
+                         "variant, then every pair of the single changes nearest the "
+                         "band (kind, and change: what each row changes), swept exactly "
+                         "(sweep.band); those in the band first, singles before pairs, "
+                         "nearer the band's centre first; then the rest by distance to "
+                         "the band. band.csv; each sweep in band/ (pairs in band/pairs/).",
                          band[1], None))
     context = {"variant": str(audit.variant), "sub": sub, "screen": screen}
     html = jinja2.Environment(autoescape=True).from_string(HTML).render(

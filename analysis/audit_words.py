@@ -162,25 +162,42 @@ def first_screen(audit, band: str | None = None) -> list[str]:
     """The sentences; `band`: the band search's sentence (band_sentence), if run."""
     return [seats_sentence(audit), ladder_sentence(audit), mechanics_sentence(audit),
             band or "No band was asked for (--target 'METRIC in [LO,HI]' searches the "
-                    "single rule changes that bring a metric into a band).",
-            "Not yet in this audit: pairs of rule changes in the band search"
-            + (", the band search on Monte Carlo CFR variants, decisiveness by play, and "
-               "the table with play-time search in the ladder."
-               if audit.method == "sampled" else ".")]
+                    "single rule changes, then pairs of the nearest, that bring a "
+                    "metric into a band).",
+            "Not yet in this audit"
+            + (": the band search on Monte Carlo CFR variants, decisiveness by play, and "
+               "the table with play-time search in the ladder." if audit.method == "sampled"
+               else ": the table of Monte Carlo CFR with play-time search in the ladder.")]
+
+
+def _counted(rows, kind: str, metric: str) -> str:
+    names = ", ".join(f"{change} ({value:+.4f})"
+                      for change, value in zip(rows["change"][:5], rows[metric][:5]))
+    more = f" and {len(rows) - 5} more" if len(rows) > 5 else ""
+    if len(rows) == 1:   # "1 single change meets it"
+        kind = kind.replace("changes", "change").replace("pairs", "pair")
+    return f"{len(rows)} {kind} meet{'s' if len(rows) == 1 else ''} it: {names}{more}"
 
 
 def band_sentence(target: str, found) -> str:
-    """What the band search found: `found` is sweep.band.meeting's frame."""
-    if found.empty:
-        return f"Into the band {target}: no single rule change was measured."
-    inside = found[found["in_band"]]
+    """What the band search found: `found` is sweep.band.band_search's frame (in the
+    band first, singles before pairs, nearer the centre first; `kind`, `change`)."""
     metric = target.split()[0]
+    singles, pairs = found[found["kind"] == "single"], found[found["kind"] == "pair"]
+    if singles.empty:
+        return f"Into the band {target}: no single rule change was measured."
+    searched = (f"{len(singles)} single rule changes" + (
+        f" and {len(pairs)} pairs of the nearest" if len(pairs) else ""))
+    inside = found[found["in_band"].astype(bool)]
     if inside.empty:
-        near = found.index[0]
-        return (f"Into the band {target}: none of the {len(found)} single rule changes "
-                f"meets it; the nearest is {near} ({metric} "
-                f"{found.at[near, metric]:+.4f}).")
-    names = ", ".join(f"{v} ({inside.at[v, metric]:+.4f})" for v in inside.index[:5])
-    more = f" and {len(inside) - 5} more" if len(inside) > 5 else ""
-    return (f"Into the band {target}: {len(inside)} of {len(found)} single rule changes "
-            f"meet it: {names}{more}.")
+        near = found.iloc[0]
+        return (f"Into the band {target}: none of the {searched} meets it; the nearest "
+                f"is {near['change']} ({metric} {near[metric]:+.4f}).")
+    best = inside.iloc[0]
+    parts = [_counted(inside[inside["kind"] == k], w, metric)
+             for k, w in (("single", "single changes"), ("pair", "pairs"))
+             if (inside["kind"] == k).any()]
+    return (f"Into the band {target}, of {searched}: " + "; ".join(parts) + ". The "
+            f"smallest change that meets it: {best['change']}, {best.name} ({metric} "
+            f"{best[metric]:+.4f}; a single change if any meets the band, else a pair, "
+            f"the nearest the band's centre).")

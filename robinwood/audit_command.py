@@ -35,8 +35,12 @@ def default_name(variant: str) -> str:
               help="The same on the full tree (the skill ladder's equilibrium, "
                    "restrictions that aim at positions).")
 @click.option("--target", "band", default=None,
-              help="Search the single rule changes that bring a sweep metric into a "
-                   "band, e.g. 'starter_edge in [-0.02,0.02]' (swept exactly).")
+              help="Search the rule changes that bring a sweep metric into a band, "
+                   "e.g. 'starter_edge in [-0.02,0.02]': every single change, then "
+                   "pairs of the nearest (swept exactly).")
+@click.option("--pairs", type=click.IntRange(0, 12), default=None,
+              help="With --target: pair the K single changes nearest the band (default "
+                   "4; 0 searches single changes only).")
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Sweep workers for --target.")
 @click.option("--method", type=click.Choice(["auto", "exact", "sampled"]), default="auto",
@@ -65,8 +69,8 @@ def default_name(variant: str) -> str:
                    "(default runs/audit-<variant>).")
 @click.option("--resume", is_flag=True,
               help="sampled: continue an interrupted audit from its --work folder.")
-def audit(variant, out, exploitability, full_target, band, workers, method, iterations,
-          rounds, ladder_rounds, restrictions, seed, fallback, work, resume):
+def audit(variant, out, exploitability, full_target, band, pairs, workers, method,
+          iterations, rounds, ladder_rounds, restrictions, seed, fallback, work, resume):
     """Audit VARIANT (e.g. 'rspmx:max_turns=3', 'standard', 'standard:players=3'): who
     is favoured and by how much, what each mechanic is worth to the seat forbidden it,
     whether skill pays. Exact for two-player variants whose tree fits (up to 20 million
@@ -82,9 +86,13 @@ def audit(variant, out, exploitability, full_target, band, workers, method, iter
                                  param_hint="--target")
     target = None
     if band is not None:
-        from sweep.band import parse_target
+        from sweep.band import DEFAULT_PAIRS, parse_target
 
         target = parse_target(band)
+        pairs = DEFAULT_PAIRS if pairs is None else pairs
+    elif pairs is not None:
+        raise click.UsageError("--pairs needs --target 'METRIC in [LO,HI]' (it pairs the "
+                               "single changes nearest that band)")
     if out is None:
         out = str(Path("reports") / default_name(variant))
         check_writable(out, "--out")
@@ -121,7 +129,7 @@ def audit(variant, out, exploitability, full_target, band, workers, method, iter
 
         click.echo(f"band search: {target}", err=True)
         found = (str(target), band_search(variant, target, Path(out) / "band",
-                                          workers=workers,
+                                          workers=workers, pairs=pairs,
                                           say=lambda line: click.echo(line, err=True)))
     page = write_audit(result, out, found)
     click.echo(f"{page}\n{Path(out) / 'report.md'}")

@@ -5,8 +5,10 @@ the sweep machinery (one one-axis sweep per option, each on the executors it is 
 (sweep.metrics.METRICS) and a closed band. The candidates are every single change of
 the base variant: strikes 1 to 4, the turn cap one either side, the other first player,
 the other challenge order, traitor strikes on reveal flipped, and every one-card change
-of the deck (one card, not the Traitor, swapped for a character the deck lacks). Pairs
-of the best changes are not searched yet.
+of the deck (one card, not the Traitor, swapped for a character the deck lacks). Then
+pairs of the K singles nearest the band (sweep.band_pairs; K = `pairs`, default
+DEFAULT_PAIRS, 0 for singles only). The smallest change that meets the band is a single
+in it if any, else a pair in it; among several, the one nearest the band's centre.
 """
 
 from __future__ import annotations
@@ -17,13 +19,17 @@ from pathlib import Path
 
 import pandas as pd
 
-from game_def.characters import NAMES, Character
+from game_def.characters import Character
 from game_def.errors import VariantError
 from game_def.variant import Variant, parse
 
+from .band_pairs import change_text, deck_text, nearest, pair_grids, pairs_of
 from .catalogue import spec_from_text
 from .grid import GridError
 from .metrics import METRICS
+
+# pairs of this many of the singles nearest the band are swept (--pairs)
+DEFAULT_PAIRS = 4
 
 _TARGET = re.compile(r"^\s*(\w+)\s+in\s+\[\s*([-+0-9.eE]+)\s*,\s*([-+0-9.eE]+)\s*\]\s*$")
 
@@ -53,10 +59,6 @@ def parse_target(text: str) -> Target:
     return Target(metric, lo, hi)
 
 
-def _deck_text(counts) -> str:
-    return "+".join(name for name, n in zip(NAMES, counts) for _ in range(n))
-
-
 def single_changes(base: Variant) -> list[tuple[str, str]]:
     """(option, value) for every single change of `base` (module docstring), each a
     variant that parses."""
@@ -78,7 +80,7 @@ def single_changes(base: Variant) -> list[tuple[str, str]]:
                 changed = counts.copy()
                 changed[card] -= 1
                 changed[other] += 1
-                out.append(("deck", _deck_text(changed)))
+                out.append(("deck", deck_text(changed)))
     kept = []
     for option, value in out:
         try:
@@ -107,25 +109,83 @@ def meeting(table: pd.DataFrame, target: Target, base: str) -> pd.DataFrame:
     return wide.sort_values(["in_band", "distance"], ascending=[False, True])
 
 
-def band_search(base_text: str, target: Target, out, *, workers: int = 1,
-                options=None, executor: str = "process", say=None) -> pd.DataFrame:
-    """Sweep every single change of the base (`options`: only these options) in
-    out/<option>/ and return `meeting` over all of them."""
+def smallest_change(found: pd.DataFrame, target: Target) -> str | None:
+    """The variant of `band_search`'s frame that meets the band with the fewest changes:
+    a single if any single meets it, else a pair; among those, the nearest the band's
+    centre, then the first by variant string. None when nothing meets it."""
+    inside = found[found["in_band"]]
+    if inside.empty:
+        return None
+    centre = (target.lo + target.hi) / 2
+    order = pd.DataFrame({"rank": inside["kind"].map({"single": 0, "pair": 1}).to_numpy(),
+                          "off_centre": (inside[target.metric] - centre).abs().to_numpy(float),
+                          "variant": list(inside.index)})
+    order = order.sort_values(["rank", "off_centre", "variant"], kind="mergesort")
+    return order["variant"].iloc[0]
+
+
+def _sweep(grid: str, base_text: str, name: str, root: Path, executor: str, workers: int,
+           say) -> pd.DataFrame:
     from .run import run_sweep
 
+    spec = spec_from_text(grid, base_text, name)
+    return run_sweep(spec, root, executor=executor, workers=workers, progress=False,
+                     report=False, say=say).table
+
+
+def _labelled(table: pd.DataFrame, target: Target, base: str, kind: str,
+              changes: dict) -> pd.DataFrame:
+    found = meeting(table, target, base)
+    found = found[found.index.isin(list(changes))]
+    found.insert(0, "kind", kind)
+    found.insert(1, "change", [changes[v] for v in found.index])
+    return found
+
+
+def band_search(base_text: str, target: Target, out, *, workers: int = 1,
+                options=None, executor: str = "process", say=None,
+                pairs: int = DEFAULT_PAIRS) -> pd.DataFrame:
+    """Sweep every single change of the base (`options`: only these options), one sweep
+    per option in out/<option>/, then every pair of the `pairs` singles nearest the band
+    (sweep.band_pairs), one sweep per two options in out/pairs/<a>.<b>/. Returns
+    `meeting`'s frame over both, with `kind` (single or pair) and `change` (what it
+    changes, `option=value + option=value`) first, in `ordered`'s order."""
     base = parse(base_text)
     changes = single_changes(base)
     if options is not None:
         changes = [(o, v) for o, v in changes if o in options]
+    named = {str(base.replace(**{o: v})): (o, v) for o, v in changes}
     tables = []
-    p = base.to_params()
     for option in dict.fromkeys(o for o, _ in changes):
         values = [v for o, v in changes if o == option]
-        current = str(p[option]).lower() if option != "deck" else base_text.split(":")[0]
-        grid = f"{option}={','.join([current] + values)}"
-        spec = spec_from_text(grid, base_text, f"band-{option}")
-        result = run_sweep(spec, Path(out) / option, executor=executor, workers=workers,
-                           progress=False, report=False, say=say)
-        tables.append(result.table)
-    table = pd.concat(tables, ignore_index=True)
-    return meeting(table, target, str(base))
+        tables.append(_sweep(f"{option}={','.join(values)}", base_text, f"band-{option}",
+                             Path(out) / option, executor, workers, say))
+    found = _labelled(pd.concat(tables, ignore_index=True) if tables else
+                      pd.DataFrame(columns=["variant", "status", "metric", "value"]),
+                      target, str(base), "single",
+                      {v: change_text(c) for v, c in named.items()})
+    chosen = [named[v] for v in nearest(found, target, pairs)]
+    both = pairs_of(base, chosen)
+    if both:
+        tables = [_sweep(grid, base_text, f"band-pair-{suffix}", Path(out) / "pairs" / suffix,
+                         executor, workers, say) for suffix, grid in pair_grids(base, both)]
+        found = pd.concat([found, _labelled(
+            pd.concat(tables, ignore_index=True), target, str(base), "pair",
+            {v: change_text(a, b) for v, (a, b) in both.items()})])
+    return ordered(found, target)
+
+
+def ordered(found: pd.DataFrame, target: Target) -> pd.DataFrame:
+    """In the band first, singles before pairs, each nearer the band's centre first
+    (so the first row is `smallest_change`); then the rest by distance to the band,
+    singles first on a tie; variant string last."""
+    centre = (target.lo + target.hi) / 2
+    inside = found["in_band"].astype(bool).to_numpy()
+    pair = (found["kind"] == "pair").to_numpy()
+    key = pd.DataFrame({"out": ~inside, "pair_in": pair & inside,
+                        "distance": found["distance"].to_numpy(float),
+                        "off": (found[target.metric] - centre).abs().to_numpy(float),
+                        "pair": pair, "variant": list(found.index)})
+    order = key.sort_values(["out", "pair_in", "distance", "off", "pair", "variant"],
+                            kind="mergesort").index
+    return found.iloc[order]

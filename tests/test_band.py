@@ -63,7 +63,7 @@ def test_the_search_finds_what_each_variant_solved_alone_says(tmp_path):
     base = "rspx:max_turns=2"
     target = Target("starter_edge", 0.1, 0.3)
     got = band_search(base, target, tmp_path, options={"strikes", "first_player",
-                                                       "max_turns"})
+                                                       "max_turns"}, pairs=0)
     expected = {}
     for option, value in single_changes(game_def.parse(base)):
         if option not in {"strikes", "first_player", "max_turns"}:
