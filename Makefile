@@ -42,7 +42,10 @@ lock:
 # fresh clone reproduces the committed reports' numbers (only the timings differ): the
 # exact solve measures exploitability every 5 iterations and stops at the first
 # measurement under 1e-3; Monte Carlo CFR runs 9,600 traversals per seat (about 3
-# minutes on 2 cores).
+# minutes on 2 cores). Most of the time is `exploit`'s local best response, whose self-play
+# and rollouts play the sound default at every decision; its belief fills the exchangeable
+# positions at once (1.9x less CPU for the step), and the whole demo is estimated at about
+# 26 minutes on 2 idle cores (docs/performance.md, "make demo, step by step").
 DEMO_EXACT := runs/demo-rspx6
 DEMO_FULL := runs/demo-standard
 demo: $(STAMP)

@@ -8,7 +8,10 @@ each signal of the seat's Innkeeper team) is evidence with likelihood ratio `wei
 an arrangement with the claimed character at the claimed position counts `weight` times
 one without. Under that model the marginals are exact: a dynamic programme over the
 positions the seat cannot place, whose state is the multiset of characters still to
-place (at most 1,728 states on the printed decks), forward and backward.
+place (at most 1,728 states on the printed decks), forward and backward. The positions
+that say nothing about their card (any character left, no claim: most of them early in
+a round) are exchangeable and need no step of it: a multinomial fills them at once
+(`_fill`), bit for bit what the steps would give at an integer claim weight.
 
 The knowledge array keeps each position's candidate set, not the joint constraint a
 blind exchange leaves (two cards known to be X and Y, each position "X or Y"): counts
@@ -51,10 +54,12 @@ def _evidence(rules, know, seat, weight, weights):
 
 
 @jit
-def _marginals(rules, masks, weights, out):
+def _marginals(rules, masks, weights, exchange, out):
     """out[p, c] = P(position p holds c) for p < n, for the uniform deal of the deck
     (rules' counts) restricted to masks[p] and weighted by weights[p, c]; returns False
-    (out uniform over each mask) when the masks admit no arrangement."""
+    (out uniform over each mask) when the masks admit no arrangement. `exchange`: fill
+    the plain positions at once (`_fill`), else one by one like the others (the
+    reference the shortcut is measured and tested against)."""
     n = rules[k.R_N]
     nc = k.NUM_CHARACTERS
     left = np.zeros(nc, dtype=np.int64)
@@ -79,7 +84,8 @@ def _marginals(rules, masks, weights, out):
             consistent = False
         total += left[c]
     if consistent and total == u and u > 0:
-        consistent = _fill(masks, weights, left, unknown, u, out)
+        told = _plain_last(masks, weights, left, unknown, u) if exchange else u
+        consistent = _fill(masks, weights, left, unknown, told, u, out)
     if not consistent:
         for i in range(u):
             p = unknown[i]
@@ -93,14 +99,51 @@ def _marginals(rules, masks, weights, out):
 
 
 @jit
-def _fill(masks, weights, left, unknown, u, out):
+def _plain(masks, weights, left, p):
+    """Does position p say nothing about its card: its mask admits every character
+    left to place, each with weight 1? Such positions are exchangeable."""
+    for c in range(k.NUM_CHARACTERS):
+        if left[c] > 0 and (not (masks[p] >> c) & 1 or weights[p, c] != 1.0):
+            return False
+    return True
+
+
+@jit
+def _plain_last(masks, weights, left, unknown, u):
+    """Reorder unknown[:u] in place, the positions that say something about their card
+    first (in position order) and the plain ones (`_plain`) last; returns how many come
+    first."""
+    order = np.empty(u, dtype=np.int64)
+    first = 0
+    for i in range(u):
+        if not _plain(masks, weights, left, unknown[i]):
+            order[first] = unknown[i]
+            first += 1
+    last = first
+    for i in range(u):
+        if _plain(masks, weights, left, unknown[i]):
+            order[last] = unknown[i]
+            last += 1
+    unknown[:u] = order
+    return first
+
+
+@jit
+def _fill(masks, weights, left, unknown, told, u, out):
     """The dynamic programme of the module docstring over the u positions unknown[:u]
-    and the multiset `left` of characters to place. A multiset is a mixed-radix index
-    (digit c in 0..left[c]); the ways to fill the first i positions leave a multiset of
-    u - i cards, so each step visits only the multisets of that size. F[s] sums the
-    weights of the ways to fill the first i positions leaving s, B[i, s] those to fill
-    positions i.. from s; out[p] adds F * weight * B over the step that fills p."""
+    and the multiset `left` of characters to place, the first `told` positions those
+    with a constraint or evidence, the rest plain (exchangeable: `_plain`). A multiset
+    is a mixed-radix index (digit c in 0..left[c]); the ways to fill the first i
+    positions leave a multiset of u - i cards, so each step visits only the multisets
+    of that size. F[s] sums the weights of the ways to fill the first i positions
+    leaving s, B[i, s] those to fill positions i.. from s; out[p] adds F * weight * B
+    over the step that fills p. The g = u - told plain positions need no steps: the
+    ways to fill them from a multiset s of g cards are the multinomial g! / prod s_c!,
+    and each holds c in s_c / g of them. Every weight sum is a sum of products of the
+    weights, so with integer weights (12, the default) it is an exact integer and the
+    order of the positions changes no bit of the result."""
     nc = k.NUM_CHARACTERS
+    plain = u - told
     stride = np.zeros(nc, dtype=np.int64)
     size = 1
     for c in range(nc):
@@ -108,12 +151,21 @@ def _fill(masks, weights, left, unknown, u, out):
         size *= left[c] + 1
     avail = np.zeros(size, dtype=np.int64)      # bit c: the multiset holds a c
     level = np.zeros(size, dtype=np.int64)      # how many cards it holds
+    ways = np.zeros(size, dtype=np.float64)     # multisets of `plain` cards: the multinomial
     digit = np.zeros(nc, dtype=np.int64)        # the digits of st, counted up like an odometer
+    factorial = np.ones(plain + 1, dtype=np.int64)
+    for j in range(1, plain + 1):
+        factorial[j] = factorial[j - 1] * j
     bits = 0
     cards = 0
     for st in range(size):
         avail[st] = bits
         level[st] = cards
+        if cards == plain:
+            below = np.int64(1)
+            for c in range(nc):
+                below *= factorial[digit[c]]
+            ways[st] = factorial[plain] // below
         c = 0
         while c < nc and digit[c] == left[c]:   # carry: digits at their maximum wrap to 0
             cards -= digit[c]
@@ -135,9 +187,10 @@ def _fill(masks, weights, left, unknown, u, out):
         order[fill[level[st]]] = st
         fill[level[st]] += 1
     # every entry read below was written a step before (a multiset one card smaller)
-    backward = np.empty((u + 1, size), dtype=np.float64)
-    backward[u, 0] = 1.0
-    for i in range(u - 1, -1, -1):
+    backward = np.empty((told + 1, size), dtype=np.float64)
+    for j in range(start[plain], start[plain + 1]):
+        backward[told, order[j]] = ways[order[j]]
+    for i in range(told - 1, -1, -1):
         p = unknown[i]
         lv = u - i
         for j in range(start[lv], start[lv + 1]):
@@ -157,7 +210,7 @@ def _fill(masks, weights, left, unknown, u, out):
         return False
     forward = np.zeros(size, dtype=np.float64)
     forward[full] = 1.0
-    for i in range(u):
+    for i in range(told):
         p = unknown[i]
         lv = u - i
         for j in range(start[lv], start[lv + 1]):
@@ -176,6 +229,19 @@ def _fill(masks, weights, left, unknown, u, out):
                 c += 1
         for c in range(nc):
             out[p, c] /= z
+    if plain > 0:
+        held = np.zeros(nc, dtype=np.float64)   # summed over arrangements, times plain
+        for j in range(start[plain], start[plain + 1]):
+            st = order[j]
+            f = forward[st] * ways[st]
+            if f == 0.0:
+                continue
+            for c in range(nc):
+                held[c] += f * ((st // stride[c]) % (left[c] + 1))
+        for i in range(told, u):
+            p = unknown[i]
+            for c in range(nc):
+                out[p, c] = held[c] / plain / z
     return True
 
 
@@ -191,7 +257,20 @@ def _belief(rules, know, seat, weight, out):
         masks[p] = know[K_CAND + seat * k.MAX_POSITIONS + p]
     weights = np.empty((n, k.NUM_CHARACTERS), dtype=np.float64)
     _evidence(rules, know, seat, weight, weights)
-    return _marginals(rules, masks, weights, out)
+    return _marginals(rules, masks, weights, True, out)
+
+
+@jit
+def _belief_stepwise(rules, know, seat, weight, out):
+    """`_belief` with every unknown position filled one by one (no exchangeable
+    shortcut): the reference benchmarks/bench_belief.py and the tests compare it to."""
+    n = rules[k.R_N]
+    masks = np.empty(n, dtype=np.int64)
+    for p in range(n):
+        masks[p] = know[K_CAND + seat * k.MAX_POSITIONS + p]
+    weights = np.empty((n, k.NUM_CHARACTERS), dtype=np.float64)
+    _evidence(rules, know, seat, weight, weights)
+    return _marginals(rules, masks, weights, False, out)
 
 
 @jit
@@ -205,4 +284,4 @@ def _public_belief(rules, state, know, weight, out):
         masks[p] = 1 << state[k.S_CARD + p] if state[k.S_FACEUP + p] else FULL_MASK
     weights = np.empty((n, k.NUM_CHARACTERS), dtype=np.float64)
     _evidence(rules, know, -1, weight, weights)
-    return _marginals(rules, masks, weights, out)
+    return _marginals(rules, masks, weights, True, out)

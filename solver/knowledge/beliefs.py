@@ -10,7 +10,7 @@ from game_def import kernels as k
 from game_def.errors import RobinWoodError
 from game_def.kernels import jit
 
-from ._belief import DEFAULT_CLAIM_WEIGHT, _belief
+from ._belief import DEFAULT_CLAIM_WEIGHT, _belief, _belief_stepwise
 from ._kernels import _initial_knowledge, _observe
 
 
@@ -26,10 +26,13 @@ def _knowledge_after(rules, history):
     return know
 
 
-def seat_belief(state, seat: int, claim_weight: float = DEFAULT_CLAIM_WEIGHT) -> np.ndarray:
+def seat_belief(state, seat: int, claim_weight: float = DEFAULT_CLAIM_WEIGHT, *,
+                stepwise: bool = False) -> np.ndarray:
     """[position, character] probabilities `seat` gives the cards of the robin_wood state
     `state` (an OpenSpiel state of game_def's game), each unchallenged claim weighted by
-    the likelihood ratio `claim_weight` (at least 1)."""
+    the likelihood ratio `claim_weight` (at least 1). stepwise: by the reference
+    dynamic programme that fills every position one by one, which the kernel's shortcut
+    for exchangeable positions must match bit for bit at integer weights."""
     rules = state.get_game().rules
     players = int(rules[k.R_PLAYERS])
     if not 0 <= seat < players:
@@ -40,5 +43,5 @@ def seat_belief(state, seat: int, claim_weight: float = DEFAULT_CLAIM_WEIGHT) ->
                              f"at least 1")
     know = _knowledge_after(rules, np.asarray(state.history(), dtype=np.int64))
     out = np.zeros((int(rules[k.R_N]), k.NUM_CHARACTERS))
-    _belief(rules, know, seat, float(claim_weight), out)
+    (_belief_stepwise if stepwise else _belief)(rules, know, seat, float(claim_weight), out)
     return out

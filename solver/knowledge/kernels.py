@@ -17,4 +17,5 @@ from ._sure_win import _sure_win as sure_win  # noqa: F401
 from ._sure_win import _target_located as target_located  # noqa: F401
 from ._belief import DEFAULT_CLAIM_WEIGHT  # noqa: F401
 from ._belief import _belief as belief  # noqa: F401
+from ._belief import _belief_stepwise as belief_stepwise  # noqa: F401
 from ._belief import _public_belief as public_belief  # noqa: F401
