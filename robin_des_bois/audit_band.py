@@ -14,44 +14,22 @@ interval is listed beside: with few games, a value in the band may be chance).
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
-import re
 
 import pandas as pd
+
+from common.band import Target, parse_target as parse_band
 
 from . import balance as B
 from .audit import chunked, concat, run_jobs
 from .rules import Rules, RulesError
 
 PAIRS = 3
-_TARGET = re.compile(r"^\s*(\w+)\s+in\s+\[\s*([-+0-9.eE]+)\s*,\s*([-+0-9.eE]+)\s*\]\s*$")
-
-
-@dataclasses.dataclass(frozen=True)
-class Target:
-    metric: str
-    lo: float
-    hi: float
-
-    def __str__(self) -> str:
-        return f"{self.metric} in [{self.lo:g}, {self.hi:g}]"
-
-
 def parse_target(text: str) -> Target:
     """'METRIC in [LO,HI]' with a balance metric and LO <= HI; else a one-line
     ValueError naming the fix."""
-    m = _TARGET.match(text or "")
-    if not m:
-        raise ValueError(f"target {text!r} is not 'METRIC in [LO,HI]', e.g. "
-                         f"'first_player_advantage in [-0.02,0.02]'")
-    metric, lo, hi = m.group(1), float(m.group(2)), float(m.group(3))
-    if metric not in B.METRICS:
-        raise ValueError(f"target metric {metric!r} is not a balance metric: use one of "
-                         f"{', '.join(B.METRICS)}")
-    if lo > hi:
-        raise ValueError(f"target band [{lo:g}, {hi:g}] is empty: give LO <= HI")
-    return Target(metric, lo, hi)
+    return parse_band(text, B.METRICS, "first_player_advantage in [-0.02,0.02]",
+                      "a balance metric")
 
 
 def single_changes(rules: Rules) -> list[dict]:

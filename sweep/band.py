@@ -13,8 +13,6 @@ in it if any, else a pair in it; among several, the one nearest the band's centr
 
 from __future__ import annotations
 
-import dataclasses
-import re
 from pathlib import Path
 
 import pandas as pd
@@ -25,38 +23,18 @@ from game_def.variant import Variant, parse
 
 from .band_pairs import change_text, deck_text, nearest, pair_grids, pairs_of
 from .catalogue import spec_from_text
+from common.band import Target, parse_target as parse_band
+
 from .grid import GridError
 from .metrics import METRICS
 
 # pairs of this many of the singles nearest the band are swept (--pairs)
 DEFAULT_PAIRS = 4
 
-_TARGET = re.compile(r"^\s*(\w+)\s+in\s+\[\s*([-+0-9.eE]+)\s*,\s*([-+0-9.eE]+)\s*\]\s*$")
-
-
-@dataclasses.dataclass(frozen=True)
-class Target:
-    metric: str
-    lo: float
-    hi: float
-
-    def __str__(self) -> str:
-        return f"{self.metric} in [{self.lo:g}, {self.hi:g}]"
-
-
 def parse_target(text: str) -> Target:
     """'METRIC in [LO,HI]' with a sweep metric and LO <= HI; else a one-line GridError."""
-    m = _TARGET.match(text or "")
-    if not m:
-        raise GridError(f"target {text!r} is not 'METRIC in [LO,HI]', e.g. "
-                        f"'starter_edge in [-0.02,0.02]'")
-    metric, lo, hi = m.group(1), float(m.group(2)), float(m.group(3))
-    if metric not in METRICS:
-        raise GridError(f"target metric {metric!r} is not a sweep metric: "
-                        f"{', '.join(METRICS)}")
-    if lo > hi:
-        raise GridError(f"target band [{lo:g}, {hi:g}] is empty: give LO <= HI")
-    return Target(metric, lo, hi)
+    return parse_band(text, METRICS, "starter_edge in [-0.02,0.02]", "a sweep metric",
+                      GridError)
 
 
 def single_changes(base: Variant) -> list[tuple[str, str]]:
