@@ -225,3 +225,28 @@ def search_action(searcher: Searcher, history, seed: int = 0) -> int:
     counters = np.zeros(ks.C_SIZE, dtype=np.int64)
     ws = ks.workspace(searcher._cfg, len(history) + 1)
     return int(ks.decide(history, match, ws, np.uint64(seed), counters))
+
+
+def respond_belief(searcher: Searcher, history, seed: int = 0) -> float:
+    """The searcher's belief that the claim pending at the response that ends `history`
+    (core action ids, chance included) is false: the weight of its particles, run along
+    what the responder observed with the blueprint as the claimant's model, whose peeked
+    card is not the announced one. It approximates solver.knowledge.posterior's exact
+    posterior with the blueprint as the claimant's strategy (mixed with uniform at
+    `model_eps`); its lookahead splits a challenge's value by it. NaN where the belief
+    is lost (every regeneration failed)."""
+    history = np.ascontiguousarray(history, dtype=np.int64)
+    state, _ = ka.replay(searcher.rules, history)
+    if state[k.S_PHASE] != k.PH_RESPOND:
+        raise AgentError("respond_belief needs a history that ends at a response to a "
+                         "claim")
+    seat = int(k.current_player(state))
+    match = searcher.match(seat, searcher.blueprint)
+    counters = np.zeros(ks.C_SIZE, dtype=np.int64)
+    ws = ks.workspace(searcher._cfg, len(history) + 1)
+    if not ks.belief_after(history, match, ws, np.uint64(seed), counters):
+        return float("nan")
+    n = searcher.config.particles
+    weights = ws.belief.w[:n]
+    cards = ws.belief.state[:n, k.S_CARD + state[k.S_PEEK_POS]]
+    return float(weights[cards != state[k.S_ANNOUNCED]].sum() / weights.sum())
