@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 import subprocess
 import sys
 
@@ -28,47 +27,17 @@ from solver.decisions import LockError, check_locks, parse_locks, seat_locks
 from solver.mccfr.job import solve_mccfr
 from solver.mccfr.trainer import MCCFRConfig, MCCFRError, MCCFRSolver
 from solver.players.agents import (AgentPolicy, bot, load_table_agent, trained_agent)
+from naive_decisions import twin_features, twin_in_class
 from random_rounds import random_decisions
 
 # ----- a plain-Python twin of a locked decision, from strings only --------------------
-VERBS = ("peek", "use", "reveal", "pick", "silent", "announce", "challenge", "pass",
-         "keep", "swap", "name")
-
-
-def _twin_features(state) -> dict:
-    """What the mover knows, read from its information-state string and legal actions:
-    the decision kind, its seat, the card it just peeked, the claim it answers, the
-    turn (peeks and uses so far, one per turn)."""
-    seat = state.current_player()
-    texts = [state.action_to_string(seat, a) for a in state.legal_actions()]
-    verbs = {t.split()[0] for t in texts}
-    kind = ("turn" if verbs & {"peek", "use"} else "announce" if verbs & {"silent", "announce"}
-            else "respond" if verbs & {"challenge", "pass"} else "power")
-    tokens = state.information_state_string(seat).split("; ")[1:]
-    seen = [m.group(1) for t in tokens if (m := re.fullmatch(r"\d+=(\w+)", t))]
-    claims = [m.group(1) for t in tokens if (m := re.fullmatch(r"\d+:announce (\w+)", t))]
-    turns = sum(bool(re.fullmatch(r"\d+:(peek|use) \d+", t)) for t in tokens)
-    return {"kind": kind, "seat": seat, "texts": texts,
-            "peeked": seen[-1] if kind == "announce" else None,
-            "claim": claims[-1] if kind == "respond" else None,
-            "turn": turns + 1 if kind == "turn" else turns}
-
-
-def _twin_in_class(key: str, text: str, peeked) -> bool:
-    verb, _, rest = text.partition(" ")
-    if key == verb:
-        return True
-    if verb == "announce":
-        return key == rest or (key == "truth" and rest == peeked) or (
-            key == "bluff" and rest != peeked)
-    return verb == "name" and key == rest
 
 
 def _twin_probs(locks, state) -> list[float] | None:
     """The locked probabilities of the legal actions, or None where no lock fixes the
     decision (the later lock holds; a lock none of whose classes is legal lets the
     decision through to the earlier ones)."""
-    f = _twin_features(state)
+    f = twin_features(state)
     for lock in reversed(locks):
         if lock.kind not in (None, f["kind"]) or lock.seat not in (None, f["seat"]):
             continue
@@ -81,7 +50,7 @@ def _twin_probs(locks, state) -> list[float] | None:
         mass = 0.0
         for key, p in lock.actions:
             hits = [i for i, t in enumerate(f["texts"])
-                    if not taken[i] and _twin_in_class(key, t, f["peeked"])]
+                    if not taken[i] and twin_in_class(key, t, f["peeked"])]
             for i in hits:
                 probs[i] += p / len(hits)
                 taken[i] = True
@@ -126,7 +95,7 @@ def test_locked_decisions_are_played_as_the_twin_reads_the_locks(spec):
         else:
             fixed += 1
         assert [got[a] for a in legal] == pytest.approx(want, abs=1e-12), (
-            str(state), _twin_features(state))
+            str(state), twin_features(state))
     assert fixed > 200 and free > 200
 
 

@@ -11,8 +11,6 @@ on a pruned tree, an independent route to the same value.
 from __future__ import annotations
 
 import dataclasses
-import re
-
 import numpy as np
 import pytest
 from open_spiel.python.algorithms import expected_game_score
@@ -21,6 +19,7 @@ import game_def
 from solver.decisions import LockError, parse_locks
 from solver.mccfr.trainer import MCCFRConfig, MCCFRError, MCCFRSolver
 from solver.players.agents import AgentPolicy, bot, trained_agent
+from naive_decisions import twin_features, twin_in_class
 from random_rounds import random_decisions
 
 FORBIDS = ("announce seat=0 forbid=bluff",
@@ -33,26 +32,15 @@ FORBIDS = ("announce seat=0 forbid=bluff",
 def _twin_allowed(locks, state) -> list[bool]:
     """Which legal actions no selecting forbid lock names, from strings only; every
     action where the locks would forbid them all."""
-    seat = state.current_player()
-    texts = [state.action_to_string(seat, a) for a in state.legal_actions()]
-    verbs = {t.split()[0] for t in texts}
-    kind = ("turn" if verbs & {"peek", "use"} else "announce" if verbs & {"silent", "announce"}
-            else "respond" if verbs & {"challenge", "pass"} else "power")
-    tokens = state.information_state_string(seat).split("; ")[1:]
-    seen = [m.group(1) for t in tokens if (m := re.fullmatch(r"\d+=(\w+)", t))]
-    peeked = seen[-1] if kind == "announce" else None
-    keep = [True] * len(texts)
+    f = twin_features(state)
+    keep = [True] * len(f["texts"])
     for lock in locks:
-        if lock.kind not in (None, kind) or lock.seat not in (None, seat):
+        if lock.kind not in (None, f["kind"]) or lock.seat not in (None, f["seat"]):
             continue
-        for i, text in enumerate(texts):
-            verb, _, rest = text.partition(" ")
-            for key in lock.forbid:
-                if key == verb or (verb == "announce" and (
-                        key == rest or (key == "truth" and rest == peeked)
-                        or (key == "bluff" and rest != peeked))):
-                    keep[i] = False
-    return keep if any(keep) else [True] * len(texts)
+        for i, text in enumerate(f["texts"]):
+            if any(twin_in_class(key, text, f["peeked"]) for key in lock.forbid):
+                keep[i] = False
+    return keep if any(keep) else [True] * len(keep)
 
 
 @pytest.mark.parametrize("spec", ["standard", "standard:players=3"])
