@@ -67,7 +67,7 @@ def test_forbid_locks_read_and_refuse_as_the_language_says():
     assert lock.forbid == ("bluff", "silent") and not lock.actions
     assert parse_locks([lock.text])[0] == lock           # reads back from a run's files
     assert lock.for_seat(0) is lock
-    with pytest.raises(LockError, match="more than one"):
+    with pytest.raises(LockError, match="both forbid= and action probabilities"):
         parse_locks(["respond forbid=challenge: pass=1"])
     with pytest.raises(LockError, match="unknown action"):
         parse_locks(["respond forbid=shout"])

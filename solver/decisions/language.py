@@ -159,8 +159,10 @@ class Lock:
                                 f"{', '.join(SELECTORS)}, or play=NAME")
         ways = ("play" in fields) + ("forbid" in fields) + bool(colon)
         if ways > 1:
-            raise LockError(f"{where} gives more than one of play=, forbid= and action "
-                            f"probabilities: choose one")
+            given = " and ".join(name for name, there in (
+                ("play=", "play" in fields), ("forbid=", "forbid" in fields),
+                ("action probabilities", bool(colon))) if there)
+            raise LockError(f"{where} gives both {given}: choose one")
         if colon:
             fields["actions"] = _actions(tail, where)
         elif ways == 0:
