@@ -176,6 +176,8 @@ def seat_section(variant: Variant, agent, rounds: int, seed: int) -> tuple[pd.Da
                "starter_match_win": float("nan"),
                "drawishness": float(rates["turn_cap_rate"]),
                "duration": float(rates["mean_turns"]),
+               "decisiveness": float(balance.decisiveness),
+               "lead_changes": float(balance.lead_changes),
                "bluff_rate": float(rates["bluff_rate"]),
                "challenge_rate": float(rates["challenge_rate"]),
                "challenge_right_rate": float(rates["challenge_right_rate"])}

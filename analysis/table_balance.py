@@ -170,6 +170,10 @@ half-width of each seat's value; the other figures are sample means).
     # sampled balance only: the rounds played and the 95% half-width of each seat's value
     rounds: int | None = None
     value_half_width: np.ndarray | None = None
+    # sampled balance only: Ludii's Decisiveness and LeadChange read on strikes
+    # (analysis.decisiveness's definitions, a side's strikes being its seats' together)
+    decisiveness: float | None = None
+    lead_changes: float | None = None
 
     @property
     def sides(self) -> list[str]:
@@ -278,11 +282,30 @@ def table_balance_from_run(run_dir, rounds: int = 20_000, seed: int = 0) -> Tabl
 
 
 @jit
+def _side_leader(state, rules):
+    """The strike leader: the side (a seat, or a team, whose strikes are its two
+    seats' together) with strictly fewer strikes than every other side; -1 when none."""
+    sides = 2 if rules[k.R_TEAMS] else rules[k.R_PLAYERS]
+    best, leader = 1 << 30, -1
+    for side in range(sides):
+        strikes = 0
+        for s in range(side, rules[k.R_PLAYERS], sides):
+            strikes += state[k.S_STRIKES + s]
+        if strikes < best:
+            best, leader = strikes, side
+        elif strikes == best:
+            leader = -1
+    return leader
+
+
+@jit
 def _sample(rules, rounds, seed, players, totals, side_wins, first_out, length, values,
-            squares):
+            squares, lead):
     """`rounds` rounds of self-play, seat s moved by players[s], counted as `_walk`
     counts (each round weight 1); values[s]/squares[s]: sums of seat s's payoff and of
-    its square."""
+    its square. lead: [rounds won, sum over them of the share of turns gone when the
+    winner took the strike lead it kept (1 when it does not lead at the end), lead
+    changes] (analysis.decisiveness's definitions, read on sides)."""
     np.random.seed(seed)
     legal = np.empty(k.MAX_LEGAL, dtype=np.int64)
     chance_p = np.empty(k.MAX_CHANCE_OUTCOMES, dtype=np.float64)
@@ -293,6 +316,9 @@ def _sample(rules, rounds, seed, players, totals, side_wins, first_out, length, 
     for _ in range(rounds):
         state = k.initial_state(rules)
         know = mk.initial_knowledge(state, rules)
+        # the strike leader, the turn it took the lead (1 is the first), lead changes,
+        # the turn of the last move, the last side to lead
+        leader, since, changes, last, before = _side_leader(state, rules), 1, 0, 1, -1
         while state[k.S_PHASE] != k.PH_TERMINAL:
             a = ka.table_move(players, state, rules, know, legal, chance_p, probs, scratch,
                               abst)
@@ -300,9 +326,24 @@ def _sample(rules, rounds, seed, players, totals, side_wins, first_out, length, 
             k.apply_action(nxt, rules, a)
             _count_edge(state, rules, a, nxt, 1.0, _eliminated(state, rules), totals,
                         first_out)
+            now = _side_leader(nxt, rules)
+            if now != leader:
+                since = state[k.S_TURN] + 1
+            if now >= 0 and before >= 0 and now != before:
+                changes += 1
+            if now >= 0:
+                before = now
+            last = state[k.S_TURN] + 1
+            leader = now
             mk.observe(know, state, a, nxt, rules)
             state[:] = nxt
         _count_end(state, rules, 1.0, totals, side_wins, length)
+        lead[2] += changes
+        winner = state[k.S_WINNER]
+        if winner >= 0:
+            side = winner % 2 if rules[k.R_TEAMS] else winner
+            lead[0] += 1.0
+            lead[1] += since / last if leader == side else 1.0
         for s in range(rules[k.R_PLAYERS]):
             v = mk.payoff(state, rules, s)
             values[s] += v
@@ -329,8 +370,9 @@ def sampled_table_balance(agent, rounds: int = 20_000, seed: int = 0,
     values = np.zeros(variant.players)
     squares = np.zeros(variant.players)
     players = tuple(agent.player(s) for s in range(variant.players))
+    lead = np.zeros(3)
     _sample(rules_array(variant), rounds, seed, players, totals, side_wins, first_out,
-            length, values, squares)
+            length, values, squares, lead)
     mean = values / rounds
     spread = np.sqrt(np.maximum(squares / rounds - mean ** 2, 0.0))
     half = 1.959963984540054 * spread / np.sqrt(rounds)
@@ -340,4 +382,6 @@ def sampled_table_balance(agent, rounds: int = 20_000, seed: int = 0,
                                          zip(TOTALS, totals.tolist())},
                         method=f"sampled self-play ({rounds:,} rounds, seed {seed}; "
                                f"seat values with 95% intervals)",
-                        rounds=rounds, value_half_width=half)
+                        rounds=rounds, value_half_width=half,
+                        decisiveness=float(lead[1] / lead[0]) if lead[0] else float("nan"),
+                        lead_changes=float(lead[2] / rounds))
