@@ -11,7 +11,8 @@ from pathlib import Path
 import pandas as pd
 
 from .audit_words import band_sentence, first_screen
-from .pages import PAGE_STYLE, html_table, markdown_table, save_png
+from .pages import (NUMBER, PAGE_STYLE, POINTS, PROBABILITY, html_table, markdown_table,
+                    save_png)
 
 HTML = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Audit: {{ variant }}</title>
@@ -62,16 +63,33 @@ NOTES = {
 }
 
 
+# how the page's tables read where a column's name does not say (analysis.pages)
+SEAT_KINDS = {**dict.fromkeys(("win_share", "win_share_lo", "win_share_hi", "fair_share",
+                               "wins", "losses", "draws"), PROBABILITY),
+              **dict.fromkeys(("edge", "edge_lo", "edge_hi"), POINTS)}
+METRIC_KINDS = {**dict.fromkeys(("starter_edge", "starter_edge_lo", "starter_edge_hi",
+                                 "balance"), POINTS),
+                **dict.fromkeys(("starter_match_win", "drawishness", "bluff_rate",
+                                 "challenge_rate", "challenge_right_rate", "learned_share",
+                                 "decisiveness"), PROBABILITY),
+                **dict.fromkeys(("duration", "lead_changes"), NUMBER)}
+SAMPLED_RESTRICTED_KINDS = {**dict.fromkeys(("free_share", "restricted_share"), PROBABILITY),
+                            **dict.fromkeys(("share_lost", "lost_lo", "lost_hi"), POINTS)}
+# exact restriction values are in game-value units (+1 a win, -1 a loss)
+EXACT_RESTRICTED_KINDS = dict.fromkeys(("free_value", "restricted_value", "value_lost",
+                                        "lost_lo", "lost_hi"), NUMBER)
+
 SAMPLED_NOTES = {
     "seats": "Each seat's (team's) win share in {rounds:,} rounds of the Monte Carlo CFR "
-             "table's self-play ({iterations:,} traversals a seat; fallback {fallback}: "
-             "auto is the sound default at every claim and response and where the table "
-             "has not learned), a draw counting the fair share "
+             "table's self-play ({iterations:,} traversals a seat; {rules}), a draw "
+             "counting the fair share "
              "{fair:.3g}; lo and hi are its 95% interval. seats.csv; metrics.csv "
              "(starter_edge against the fair share, balance the largest gap between "
-             "seats, drawishness the turn-cap rate, duration in turns, learned_share the "
-             "share of decisions from learned entries; decisiveness and lead changes are "
-             "measured on exact audits only).",
+             "seats, drawishness the turn-cap rate, duration in turns, decisiveness the "
+             "share of a won round gone when the winner takes a strike lead it keeps, "
+             "a side leading when it has fewer strikes than every other, a team's "
+             "strikes its seats' together; lead changes how often the strike lead "
+             "passes; learned_share the share of decisions from learned entries).",
     "restricted": "Each restriction forbids one seat (team) a kind of move by forbid "
                   "locks (solver.decisions): Monte Carlo CFR trains the game again at "
                   "the same budget and seed, that seat choosing freely among the "
@@ -133,14 +151,24 @@ def _restricted_figure(restricted: pd.DataFrame, sampled: bool = False):
     return fig
 
 
-def write_audit(audit, out, band=None) -> Path:
+def _rules_words(settings: dict) -> str:
+    """Who plays where a sampled audit's table has not learned."""
+    if settings["fallback"] == "auto":
+        return ("the sound default at every claim and response and where the table has "
+                "not learned")
+    return f"fallback {settings['fallback']} where the table has not learned"
+
+
+def write_audit(audit, out, band=None, generated: str | None = None) -> Path:
     """Write the page and tables into `out`; returns index.html. band: (target text,
-    sweep.band.meeting's frame) when a band search ran."""
+    sweep.band.meeting's frame) when a band search ran; generated: when the audit was
+    measured (default now; read_audit gives a rewritten page its original time)."""
     import jinja2
     from markupsafe import Markup
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
+    generated = generated or time.strftime("%Y-%m-%d %H:%M")
     metrics = pd.DataFrame({"value": audit.metrics}).rename_axis("metric")
     strength = audit.ladder.strength().to_frame()
     tables = {"seats": audit.seats, "metrics": metrics,
@@ -159,34 +187,35 @@ def write_audit(audit, out, band=None) -> Path:
             figs[key] = {"file": f"{key}.png", "data": save_png(fig, out / f"{key}.png")}
     shown = audit.restricted.drop(columns=["tree", "side"], errors="ignore").set_index(
         ["restriction", "seat"])
-    notes = ({key: text.format(fair=audit.settings["fair_share"], **audit.settings)
+    notes = ({key: text.format(fair=audit.settings["fair_share"],
+                               rules=_rules_words(audit.settings), **audit.settings)
               for key, text in SAMPLED_NOTES.items()}
              if sampled else NOTES)
-    sections = [("Seats", notes["seats"], audit.seats, None),
-                ("Metrics", "", metrics, None),
+    sections = [("Seats", notes["seats"], audit.seats, None, SEAT_KINDS),
+                ("Metrics", "", metrics, None, METRIC_KINDS),
                 ("What each mechanic is worth", notes["restricted"], shown,
-                 figs.get("restricted_play")),
+                 figs.get("restricted_play"),
+                 SAMPLED_RESTRICTED_KINDS if sampled else EXACT_RESTRICTED_KINDS),
                 ("The skill ladder", notes["ladder"], audit.ladder.matrix.rename_axis(
-                    "player"), figs.get("skill_ladder")),
+                    "player"), figs.get("skill_ladder"),
+                 dict.fromkeys(audit.ladder.matrix.columns, PROBABILITY)),
                 ("Strength", "Mean win share against the other players.",
-                 strength.rename_axis("player"), None)]
+                 strength.rename_axis("player"), None, {"mean_win_share": PROBABILITY})]
     secs = ", ".join(f"{k.replace('_', ' ')} {v:.0f} s" for k, v in audit.seconds.items())
     if sampled:
         st = audit.settings
-        rules = ("the sound default at every claim and response and where the table has "
-                 "not learned" if st["fallback"] == "auto" else
-                 f"fallback {st['fallback']}")
+        rules = _rules_words(st)
         sub = (f"by Monte Carlo CFR ({st['iterations']:,} traversals a seat, seed "
                f"{st['seed']}, {rules}) and "
                f"seeded play ({st['rounds']:,} rounds a measure, {st['ladder_rounds']:,} "
                f"a seat in the ladder) · {secs} · generated "
-               f"{time.strftime('%Y-%m-%d %H:%M')}")
+               f"{generated}")
     else:
         sub = (f"exact (DCFR to exploitability {audit.settings['target']:g} on the "
                f"position-symmetric tree of {audit.settings['symmetric_nodes']:,} nodes, "
                f"{audit.settings['full_target']:g} on the full tree of "
                f"{audit.settings['nodes']:,}) · {secs} · generated "
-               f"{time.strftime('%Y-%m-%d %H:%M')}")
+               f"{generated}")
     screen = first_screen(audit, None if band is None else band_sentence(*band))
     if band is not None:
         band[1].to_csv(out / "band.csv")
@@ -196,17 +225,60 @@ def write_audit(audit, out, band=None) -> Path:
                          "(sweep.band); those in the band first, singles before pairs, "
                          "nearer the band's centre first; then the rest by distance to "
                          "the band. band.csv; each sweep in band/ (pairs in band/pairs/).",
-                         band[1], None))
+                         band[1], None, None))
     context = {"variant": str(audit.variant), "sub": sub, "screen": screen}
     html = jinja2.Environment(autoescape=True).from_string(HTML).render(
-        **context, sections=[(t, n, Markup(html_table(f)), g) for t, n, f, g in sections])
+        **context, sections=[(t, n, Markup(html_table(f, kinds)), g)
+                                for t, n, f, g, kinds in sections])
     (out / "index.html").write_text(html, encoding="utf-8")
     md = jinja2.Environment(autoescape=False, keep_trailing_newline=True).from_string(
-        MARKDOWN).render(**context, sections=[(t, n, markdown_table(f), g)
-                                              for t, n, f, g in sections])
+        MARKDOWN).render(**context, sections=[(t, n, markdown_table(f, kinds), g)
+                                              for t, n, f, g, kinds in sections])
     (out / "report.md").write_text(re.sub(r"\n{3,}", "\n\n", md), encoding="utf-8")
     (out / "audit.json").write_text(json.dumps(
         {"variant": str(audit.variant), "first_screen": context["screen"],
          "metrics": audit.metrics, "seconds": audit.seconds,
-         "settings": audit.settings}, indent=2))
+         "settings": audit.settings, "method": audit.method, "generated": generated,
+         "band_target": None if band is None else band[0]}, indent=2))
     return out / "index.html"
+
+
+def read_audit(folder):
+    """(audit, band, generated) from a page's folder as write_audit left it (its tables
+    and audit.json), to write the page again without measuring anything, e.g. after
+    its words or formats change (`robinwood audit VARIANT --rewrite`)."""
+    from game_def.variant import parse
+
+    from .audit import Audit, AuditError
+    from .skill_ladder import SkillLadder
+
+    folder = Path(folder)
+    needed = ("audit.json", "seats.csv", "restricted_play.csv", "skill_ladder.csv")
+    missing = [name for name in needed if not (folder / name).is_file()]
+    if missing:
+        raise AuditError(f"{folder} holds no audit page ({', '.join(missing)} missing): "
+                         f"run `robinwood audit VARIANT --out {folder}` to measure one")
+    info = json.loads((folder / "audit.json").read_text())
+    settings = info["settings"]
+    method = info.get("method", settings.get("method", "exact"))
+    variant = parse(info["variant"])
+    matrix = pd.read_csv(folder / "skill_ladder.csv", index_col=0)
+    matrix.columns.name = None
+    half = folder / "skill_ladder_half_width.csv"
+    ladder = SkillLadder(variant, matrix, settings.get("fair_share", 0.5),
+                         pd.read_csv(half, index_col=0) if half.is_file() else None)
+    audit = Audit(variant, pd.read_csv(folder / "seats.csv", index_col=0), info["metrics"],
+                  pd.read_csv(folder / "restricted_play.csv"), ladder, info["seconds"],
+                  settings, method=method)
+    band = None
+    if (folder / "band.csv").is_file():
+        if not info.get("band_target"):
+            raise AuditError(f"{folder}'s band search predates the record of its target: "
+                             f"run the audit again with --target to write its page")
+        band = (info["band_target"], pd.read_csv(folder / "band.csv", index_col=0))
+    generated = info.get("generated")
+    if generated is None:   # pages written before audit.json kept it: the page says it
+        found = re.search(r"generated (\d{4}-\d\d-\d\d \d\d:\d\d)",
+                          (folder / "report.md").read_text(encoding="utf-8"))
+        generated = found.group(1) if found else None
+    return audit, band, generated

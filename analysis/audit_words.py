@@ -39,7 +39,19 @@ def sampled_seats_sentence(audit) -> str:
     if not math.isnan(m.get("starter_match_win", float("nan"))):
         text += (f" The player who starts a best-of-3 match wins it "
                  f"{m['starter_match_win']:.1%} of the time.")
+    if "decisiveness" not in m:
+        text += (" Decisiveness and lead changes were not measured for this page (it was "
+                 "written before they were measured by play).")
+    elif not math.isnan(m["decisiveness"]):
+        text += " " + _decisiveness_words(m, side)
     return text
+
+
+def _decisiveness_words(m: dict, side: str = "seat") -> str:
+    return (f"The eventual winner takes a strike lead it keeps {m['decisiveness']:.0%} of "
+            f"the way through a won round on average (decisiveness; 100% when it never "
+            f"leads in strikes, a {side} leading when it has fewer strikes than every "
+            f"other) and the strike lead passes {m['lead_changes']:.3f} times a round.")
 
 
 def _rules(audit) -> str:
@@ -63,10 +75,7 @@ def seats_sentence(audit) -> str:
             f"between {lo:+.2f} and {hi:+.2f}). The player who starts a best-of-3 match "
             f"wins it {m['starter_match_win']:.1%} of the time; {m['drawishness']:.1%} "
             f"of rounds are drawn at the turn cap (drawishness) and a round lasts "
-            f"{m['duration']:.2f} turns on average. The eventual winner takes a strike "
-            f"lead it keeps {m['decisiveness']:.0%} of the way through a won round on "
-            f"average (decisiveness; 100% when it never leads in strikes) and the "
-            f"strike lead passes {m['lead_changes']:.3f} times a round.")
+            f"{m['duration']:.2f} turns on average. " + _decisiveness_words(m))
 
 
 def ladder_sentence(audit) -> str:
@@ -165,8 +174,8 @@ def first_screen(audit, band: str | None = None) -> list[str]:
                     "single rule changes, then pairs of the nearest, that bring a "
                     "metric into a band).",
             "Not yet in this audit"
-            + (": the band search on Monte Carlo CFR variants, decisiveness by play, and "
-               "the table with play-time search in the ladder." if audit.method == "sampled"
+            + (": the band search on Monte Carlo CFR variants and the table with "
+               "play-time search in the ladder." if audit.method == "sampled"
                else ": the table of Monte Carlo CFR with play-time search in the ladder.")]
 
 

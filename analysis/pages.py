@@ -87,21 +87,36 @@ def format_number(x, probability: bool, delta: bool = False) -> str:
     return f"{x:+.4f}" if delta else f"{x:.4f}"
 
 
-def display_frame(frame: pd.DataFrame) -> pd.DataFrame:
+# how a column reads where its name does not say (display_frame's `kinds`)
+PROBABILITY, POINTS, NUMBER = "probability", "points", "number"
+
+
+def _column_kind(column, kinds: dict | None) -> tuple[bool, bool]:
+    """(as a percentage, as signed percentage points) for a column."""
+    kind = (kinds or {}).get(column)
+    if kind is None:
+        return is_probability(column), False
+    return kind in (PROBABILITY, POINTS), kind == POINTS
+
+
+def display_frame(frame: pd.DataFrame, kinds: dict | None = None) -> pd.DataFrame:
     """Strings for reading: probabilities as percentages, other numbers to 4 decimals.
     Comparison tables (a `metric` index level) are formatted row by row, deltas of
-    probabilities in percentage points."""
+    probabilities in percentage points. `kinds` names how a column reads where its name
+    does not say (column -> PROBABILITY, POINTS: a difference of probabilities, or
+    NUMBER), e.g. a matrix whose columns are players' names."""
     out = frame.astype(object).copy()
     if "metric" in (frame.index.names or []):
         metrics = frame.index.get_level_values("metric")
         for i, metric in enumerate(metrics):
-            prob = is_probability(metric)
+            prob, points = _column_kind(metric, kinds)
             for j, column in enumerate(frame.columns):
-                out.iat[i, j] = format_number(frame.iat[i, j], prob, column == "delta")
+                out.iat[i, j] = format_number(frame.iat[i, j], prob,
+                                              points or column == "delta")
         return out
     for column in frame.columns:
-        prob = is_probability(column)
-        out[column] = [format_number(x, prob) for x in frame[column]]
+        prob, points = _column_kind(column, kinds)
+        out[column] = [format_number(x, prob, points) for x in frame[column]]
     # A sampled interval reads best next to its estimate: "55.1% [54.4%, 55.8%]".
     for column in frame.columns:
         lo, hi = f"{column}_lo", f"{column}_hi"
@@ -118,10 +133,10 @@ def in_words(name) -> str:
     return re.sub(r"seat(\d)", r"seat \1", str(name)).replace("_", " ")
 
 
-def _for_reading(frame: pd.DataFrame) -> pd.DataFrame:
+def _for_reading(frame: pd.DataFrame, kinds: dict | None = None) -> pd.DataFrame:
     """display_frame with the index as leading columns and headers (and the metric
     names of comparison tables) in words."""
-    shown = display_frame(frame)
+    shown = display_frame(frame, kinds)
     if any(name is not None for name in shown.index.names):
         shown = shown.reset_index()
     if "metric" in shown.columns:
@@ -129,8 +144,9 @@ def _for_reading(frame: pd.DataFrame) -> pd.DataFrame:
     return shown.rename(columns=in_words)
 
 
-def markdown_table(frame: pd.DataFrame) -> str:
-    shown = _for_reading(frame)
+def markdown_table(frame: pd.DataFrame, kinds: dict | None = None) -> str:
+    """A Markdown table of display_frame's strings (`kinds` as there)."""
+    shown = _for_reading(frame, kinds)
     header = [str(c) for c in shown.columns]
     lines = ["| " + " | ".join(header) + " |",
              "|" + "|".join("---" for _ in header) + "|"]
@@ -139,10 +155,10 @@ def markdown_table(frame: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
-def html_table(frame: pd.DataFrame) -> str:
+def html_table(frame: pd.DataFrame, kinds: dict | None = None) -> str:
     """One header row: named index levels become ordinary leading columns, and a bare
-    row number (one-row tables) is dropped."""
-    shown = _for_reading(frame)
+    row number (one-row tables) is dropped (`kinds` as display_frame's)."""
+    shown = _for_reading(frame, kinds)
     return shown.to_html(classes="table", border=0, na_rep="–", index=False)
 
 

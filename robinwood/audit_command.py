@@ -69,8 +69,12 @@ def default_name(variant: str) -> str:
                    "(default runs/audit-<variant>).")
 @click.option("--resume", is_flag=True,
               help="sampled: continue an interrupted audit from its --work folder.")
+@click.option("--rewrite", is_flag=True,
+              help="Write the page in --out again from its own tables, measuring "
+                   "nothing (after an upgrade changes the page's words or formats).")
 def audit(variant, out, exploitability, full_target, band, pairs, workers, method,
-          iterations, rounds, ladder_rounds, restrictions, seed, fallback, work, resume):
+          iterations, rounds, ladder_rounds, restrictions, seed, fallback, work, resume,
+          rewrite):
     """Audit VARIANT (e.g. 'rspmx:max_turns=3', 'standard', 'standard:players=3'): who
     is favoured and by how much, what each mechanic is worth to the seat forbidden it,
     whether skill pays. Exact for two-player variants whose tree fits (up to 20 million
@@ -78,6 +82,9 @@ def audit(variant, out, exploitability, full_target, band, pairs, workers, metho
     from analysis.audit import audit as run_audit, choose_method
     from analysis.audit_page import write_audit
 
+    if rewrite:
+        _rewrite(variant, out)
+        return
     method, parsed = choose_method(variant, method)   # one line before any work
     if band is not None and method == "sampled":
         raise click.BadParameter(f"the band search sweeps exact variants; {parsed} is "
@@ -133,3 +140,26 @@ def audit(variant, out, exploitability, full_target, band, pairs, workers, metho
                                           say=lambda line: click.echo(line, err=True)))
     page = write_audit(result, out, found)
     click.echo(f"{page}\n{Path(out) / 'report.md'}")
+
+
+def _rewrite(variant: str, out) -> None:
+    """--rewrite: the page in `out` written again from its tables (analysis.audit_page)."""
+    from analysis.audit import AuditError
+    from analysis.audit_page import read_audit, write_audit
+    from game_def.errors import VariantError
+    from game_def.variant import parse
+
+    folder = Path(out) if out is not None else Path("reports") / default_name(variant)
+    try:
+        audit, band, generated = read_audit(folder)
+    except AuditError as e:
+        raise click.ClickException(str(e)) from None
+    try:
+        named = parse(variant)
+    except VariantError as e:
+        raise click.ClickException(str(e)) from None
+    if str(audit.variant) != str(named):
+        raise click.ClickException(f"{folder} audits {audit.variant}, not {variant}: name "
+                                   f"that variant, or the page's folder with --out")
+    page = write_audit(audit, folder, band, generated)
+    click.echo(f"{page}\n{folder / 'report.md'}")

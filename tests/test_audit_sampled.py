@@ -5,7 +5,9 @@ Planted bugs these catch (each tried): a draw counted as 0 in a side's share (th
 shares then sum to less than 1 on a variant that draws); the restriction not applied in
 training (never challenging then costs nothing, where the exact audit says it costs a
 third of a round's win share); a finished piece retrained on --resume (the
-monkeypatched trainer raises); a resume with other settings accepted.
+monkeypatched trainer raises); a resume with other settings accepted; a page written
+again by --rewrite that differs from the one measured (the time of measuring replaced
+by the time of writing, or the decisiveness left out).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ def test_the_seats_count_a_draw_as_the_fair_share(audited):
     m = result.metrics
     assert m["starter_edge_lo"] < m["starter_edge"] < m["starter_edge_hi"]
     assert 0 <= m["starter_match_win"] <= 1 and 0 <= m["learned_share"] <= 1
+    assert 0 < m["decisiveness"] <= 1 and m["lead_changes"] >= 0
 
 
 def test_a_share_counts_a_draw_as_the_fair_share_on_a_synthetic_table():
@@ -126,6 +129,23 @@ def test_the_command_writes_the_sampled_page_and_refuses_a_band(tmp_path):
     assert result.exit_code == 2 and "--resume" in result.output
     result = CliRunner().invoke(cli, args + ["--resume"])
     assert result.exit_code == 0, result.output
+    page = (out / "report.md").read_text()
+    assert "decisiveness" in page and "| learned share |" in page
+    # --rewrite writes the same page from the tables alone, the time it was measured kept
+    import json
+
+    info = json.loads((out / "audit.json").read_text())
+    page = page.replace(f"generated {info['generated']}", "generated 2000-01-01 00:00")
+    info["generated"] = "2000-01-01 00:00"
+    (out / "audit.json").write_text(json.dumps(info))
+    (out / "report.md").write_text("stale")
+    result = CliRunner().invoke(cli, ["audit", SPEC, "--rewrite", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert (out / "report.md").read_text() == page
+    result = CliRunner().invoke(cli, ["audit", "rspx", "--rewrite", "--out", str(out)])
+    assert result.exit_code == 2 and "not rspx" in result.output
+    result = CliRunner().invoke(cli, ["audit", SPEC, "--rewrite", "--out", str(work)])
+    assert result.exit_code == 2 and "holds no audit page" in result.output
     result = CliRunner().invoke(cli, ["audit", SPEC, "--method", "sampled", "--target",
                                       "starter_edge in [-0.02,0.02]"])
     assert result.exit_code == 2 and "band search" in result.output

@@ -184,3 +184,24 @@ def test_an_old_strength_file_is_read_and_called_a_selection_maximum(runs, tmp_p
     assert stated["statement"].iloc[0].startswith("selection maximum")
     quality = pd.read_csv(out / "tables" / "quality.csv")
     assert list(quality["bound_method"]) == ["selection maximum"]
+
+
+def test_kinds_say_how_a_column_reads_where_its_name_does_not():
+    """A matrix whose columns are players' names reads as win shares when told so, an
+    edge as signed points; without `kinds` the names decide (a column named like a
+    league player, `silent`, must not turn one column of a matrix into percentages)."""
+    import pandas as pd
+
+    from analysis.pages import NUMBER, POINTS, PROBABILITY, display_frame
+
+    frame = pd.DataFrame({"silent": [0.25], "tempo": [0.5], "edge": [0.0136],
+                          "duration": [11.5]})
+    shown = display_frame(frame, {"silent": PROBABILITY, "tempo": PROBABILITY,
+                                  "edge": POINTS, "duration": NUMBER})
+    assert list(shown.iloc[0]) == ["25.0%", "50.0%", "+1.4 pp", "11.5000"]
+    plain = display_frame(frame)
+    assert plain.iloc[0]["tempo"] == "0.5000"
+    metrics = pd.DataFrame({"value": {"learned_share": 0.0268, "lead_changes": 0.25}}
+                           ).rename_axis("metric")
+    shown = display_frame(metrics, {"learned_share": PROBABILITY, "lead_changes": NUMBER})
+    assert list(shown["value"]) == ["2.7%", "0.2500"]
