@@ -168,12 +168,17 @@ def _echo_table_play(result, rounds: int) -> None:
 @click.option("--holdout-rounds", type=COUNT, default=None,
               help="Rounds per seat of the held-out replay of the strongest opponent "
                    "(default: as many as it was chosen on, --rounds or --lbr-rounds).")
+@click.option("--lbr-split", type=click.Choice(["replay", "every"]), default="replay",
+              show_default=True,
+              help="Which local best responses split their gain by decision: the "
+                   "held-out replay of the strongest, or every run (each costs about "
+                   "half as much again).")
 @click.option("--seed", type=click.IntRange(0, 2**32 - 3), default=0, show_default=True,
               help="Random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @fallback_option
 def exploit(run_dir, minutes, iterations, rounds, lbr_rounds, lbr_continuations,
-            holdout_rounds, seed, as_json, fallback):
+            holdout_rounds, lbr_split, seed, as_json, fallback):
     """How exploitable the Monte Carlo CFR strategy in RUN_DIR is at least: every
     baseline bot and league player against it, the local best response, and a trained
     exploiter when given a budget. Prints each opponent's seat-averaged gain with its
@@ -201,7 +206,7 @@ def exploit(run_dir, minutes, iterations, rounds, lbr_rounds, lbr_continuations,
                          exploiter_seconds=minutes * 60 if minutes else None,
                          exploiter_iterations=iterations, lbr_rounds=lbr_rounds,
                          lbr_continuations=lbr_continuations,
-                         holdout_rounds=holdout_rounds, say=say)
+                         holdout_rounds=holdout_rounds, split_runs=lbr_split, say=say)
     if as_json:
         click.echo(json.dumps(result.data, indent=2))
         return

@@ -127,3 +127,27 @@ def test_each_advantage_lands_in_its_kind_and_sub_key():
     data = json.loads(json.dumps(full.to_json()))
     assert data["split"] == "fresh"
     assert [row["kind"] for row in data["by_decision"]] == list(frame["kind"])
+
+
+def test_a_shared_self_play_baseline_changes_no_figure():
+    """self_play_baseline(agent, seed=s) plays the rounds local_best_response(agent,
+    seed=s) would play for its own baseline, so passing it changes nothing (planted bug
+    caught: the baseline drawing seat 1's stream for seat 0); a baseline of another
+    agent is refused."""
+    import pytest
+
+    from solver.evaluation.lbr import self_play_baseline
+    from solver.players.agents import AgentError
+
+    agent = bot("heuristic")
+    own = local_best_response(agent, variant=RSPX3, rounds=80, seed=9, particles=32,
+                              rollouts=8, self_play_rounds=3000, split="off")
+    baseline = self_play_baseline(agent, rounds=3000, seed=9, variant=RSPX3)
+    shared = local_best_response(agent, variant=RSPX3, rounds=80, seed=9, particles=32,
+                                 rollouts=8, baseline=baseline, split="off")
+    assert shared.gain == own.gain and shared.half_width == own.half_width
+    for a, b in zip(own.seats, shared.seats):
+        assert (a.self_play_value, a.self_play_half_width, a.self_play_rounds) == (
+            b.self_play_value, b.self_play_half_width, b.self_play_rounds)
+    with pytest.raises(AgentError, match="baseline"):
+        local_best_response(bot("tempo"), variant=RSPX3, rounds=5, baseline=baseline)

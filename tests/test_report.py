@@ -241,7 +241,8 @@ def test_an_mccfr_report_opens_with_how_exploitable_the_strategy_is(tmp_path):
     out = tmp_path / "before"
     assert invoke("report", run, "--out", out, "--rounds", 2000).exit_code == 0
     assert "has not been measured" in (out / "index.html").read_text()
-    result = invoke("exploit", run, "--rounds", 1000, "--lbr-rounds", 200)
+    result = invoke("exploit", run, "--rounds", 1000, "--lbr-rounds", 200,
+                    "--lbr-split", "every")
     assert result.exit_code == 0, result.output
     strength = json.loads((run / "strength.json").read_text())
     # where the strongest local best response gains, by decision, printed and kept

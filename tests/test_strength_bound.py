@@ -230,5 +230,15 @@ def test_measure_states_the_held_out_gain_of_the_strongest(small_table):
     assert data["simultaneous"]["method"] == "bonferroni"
     assert data["simultaneous"]["candidates"] == len(report.opponents)
     assert data["simultaneous"]["lower"] <= max(o.gain for o in report.opponents)
+    # only the held-out replay splits its gain by decision (split_runs="replay")
+    assert all(o.by_decision is None for o in report.opponents)
+    split = data["lbr_by_decision"]
+    if best.method == "local best response":
+        assert split["sample"] == "held-out replay" and split["rows"]
+        assert split["each"] == {}
+    else:
+        assert split is None
     with pytest.raises(AgentError):
         measure(agent, rounds=10, holdout_rounds=0)
+    with pytest.raises(AgentError, match="split_runs"):
+        measure(agent, rounds=10, split_runs="some")

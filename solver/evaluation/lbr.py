@@ -250,13 +250,48 @@ def _self_play(rules, rounds: int, seed: int, seat: int, agent: Agent, max_turns
     return _mean_and_half_width(int(results[0]), int(results[2]), rounds)
 
 
+@dataclasses.dataclass(frozen=True)
+class SelfPlayBaseline:
+    """The agent's self-play value in each seat with its 95% half-width, over `rounds`
+    rounds a seat: what a local best response's gain is measured from. One baseline
+    serves every local best response against the same agent (it depends on neither the
+    continuation nor the lookahead), so a caller running several computes it once."""
+
+    agent: str
+    rounds: int
+    values: tuple[float, float]
+    half_widths: tuple[float, float]
+
+
+def self_play_baseline(agent: Agent, *, rounds: int = 20_000, seed: int = 0,
+                       workers: int = 2, variant: Variant | str | None = None
+                       ) -> SelfPlayBaseline:
+    """`agent` against itself, `rounds` rounds with it in each seat, on the streams
+    local_best_response(agent, seed=seed) uses for its own baseline (so passing this to
+    it changes no figure); one thread a seat when workers >= 2."""
+    variant = _check_variant(agent, variant)
+    rounds = _positive("self_play_rounds", rounds)
+    rules = rules_array(variant)
+    seeds = np.random.SeedSequence(int(seed)).generate_state(4, dtype=np.uint64)
+    out = [None, None]
+
+    def play(s: int) -> None:
+        out[s] = _self_play(rules, rounds, int(seeds[2 + s] % (1 << 31)), s, agent,
+                            variant.max_turns)
+
+    in_both_seats(play, workers)
+    return SelfPlayBaseline(agent.name, rounds, (out[0][0], out[1][0]),
+                            (out[0][1], out[1][1]))
+
+
 def local_best_response(agent: Agent, *, rounds: int = 2000, seed: int = 0,
                         particles: int = DEFAULT_PARTICLES, rollouts: int = DEFAULT_ROLLOUTS,
                         workers: int = 2, variant: Variant | str | None = None,
                         continuation: str = DEFAULT_CONTINUATION,
                         group_positions: bool = True,
                         self_play_rounds: int = 20_000,
-                        kinds=DECISION_KINDS, split: str = DEFAULT_SPLIT) -> LBRReport:
+                        kinds=DECISION_KINDS, split: str = DEFAULT_SPLIT,
+                        baseline: SelfPlayBaseline | None = None) -> LBRReport:
     """The LBR in each seat against `agent`, `rounds` rounds a seat (one thread per seat
     when workers >= 2; the same seed gives the same report either way).
 
@@ -272,8 +307,14 @@ def local_best_response(agent: Agent, *, rounds: int = 2000, seed: int = 0,
     by decision: "fresh" (each lookahead decision's advantage over the continuation's
     mix, valued on fresh rollouts from a stream of its own: unbiased, costs rollouts),
     "reuse" (valued on the rollouts that chose the action: free, biased upward) or
-    "off". It never changes the rounds: the gain is the same for any `split`."""
+    "off". It never changes the rounds: the gain is the same for any `split`.
+
+    `baseline` (self_play_baseline's, of this agent) replaces the self-play this call
+    would otherwise play (`self_play_rounds` a seat) to measure the gain from."""
     variant = _check_variant(agent, variant)
+    if baseline is not None and baseline.agent != agent.name:
+        raise AgentError(f"the self-play baseline is {baseline.agent}'s, not "
+                         f"{agent.name}'s: compute it with self_play_baseline(agent)")
     rounds = _positive("rounds", rounds)
     particles = _positive("particles", particles)
     rollouts = _positive("rollouts", rollouts)
@@ -307,11 +348,15 @@ def local_best_response(agent: Agent, *, rounds: int = 2000, seed: int = 0,
     for s in (0, 1):
         c = counters[s]
         value, hw = _mean_and_half_width(int(c[kl.C_WINS]), int(c[kl.C_LOSSES]), rounds)
-        sp, sp_hw = _self_play(rules, self_play_rounds, int(seeds[2 + s] % (1 << 31)), s,
-                               agent, variant.max_turns)
+        if baseline is None:
+            sp, sp_hw = _self_play(rules, self_play_rounds, int(seeds[2 + s] % (1 << 31)),
+                                   s, agent, variant.max_turns)
+        else:
+            sp, sp_hw = baseline.values[s], baseline.half_widths[s]
         seats.append(SeatLBR(s, rounds, int(c[kl.C_WINS]), int(c[kl.C_DRAWS]),
                              int(c[kl.C_LOSSES]), int(c[kl.C_TURN_CAP]), value, hw, sp, sp_hw,
-                             self_play_rounds, seconds[s],
+                             self_play_rounds if baseline is None else baseline.rounds,
+                             seconds[s],
                              {name: int(c[i]) for name, i in zip(_COUNTER_NAMES,
                                                                  _COUNTER_INDEX)}))
     splits = None

@@ -61,7 +61,8 @@ def measure_run(run_dir, *, rounds: int = 20_000, seed: int = 0,
                 fallback=AUTO_FALLBACK, exploiter_seconds: float | None = None,
                 exploiter_iterations: int | None = None, lbr_rounds: int = 1000,
                 lbr_continuations: Sequence[str] = LBR_CONTINUATIONS,
-                holdout_rounds: int | None = None, say: Say | None = None) -> RunStrength:
+                holdout_rounds: int | None = None, split_runs: str = "replay",
+                say: Say | None = None) -> RunStrength:
     """Measure the strategy in run_dir the way that fits it (module docstring) and write
     the result beside it. `rounds` and `seed` are the sample of every by-play
     measurement; the exploiter budget, the local best response and the held-out replay
@@ -82,7 +83,7 @@ def measure_run(run_dir, *, rounds: int = 20_000, seed: int = 0,
                      exploiter_seconds=exploiter_seconds,
                      exploiter_iterations=exploiter_iterations, lbr_rounds=lbr_rounds,
                      lbr_continuations=tuple(lbr_continuations),
-                     holdout_rounds=holdout_rounds, say=say)
+                     holdout_rounds=holdout_rounds, split_runs=split_runs, say=say)
     data = report.to_json()
     return RunStrength(write_strength(run_dir, data), data, strategy, two_player=report)
 

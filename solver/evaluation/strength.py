@@ -48,7 +48,7 @@ import pandas as pd
 
 from solver.players.agents import BOTS, Agent, AgentError, bot
 from solver.evaluation.exploiter import exploit
-from solver.evaluation.lbr import local_best_response
+from solver.evaluation.lbr import SelfPlayBaseline, local_best_response, self_play_baseline
 from solver.evaluation.league import HELD_OUT, LEAGUE
 from solver.evaluation.tournament import Z95, coverage_frame, head_to_head
 
@@ -218,15 +218,16 @@ def lbr_split(opponents: Sequence[Opponent], bound: Bound | None,
     it: from the held-out replay (`replayed`) when the stated bound replays a local
     best response, else from the local best response with the largest gain on the
     selection sample (whose split shares that selection's upward bias). `each` holds
-    every local best response's split on the selection sample. None without one."""
+    every local best response's split on the selection sample (measure's
+    split_runs="every"; empty when only the replay splits). None without one."""
     split = [o for o in opponents if o.by_decision is not None]
-    if not split:
-        return None
     if (bound is not None and bound.opponent_method == "local best response"
             and replayed is not None and replayed.by_decision is not None):
         source, sample = replayed, "held-out replay"
-    else:
+    elif split:
         source, sample = max(split, key=lambda o: o.gain), "selection"
+    else:
+        return None
     return {"opponent": source.name, "sample": sample, "gain": source.gain,
             "half_width": source.half_width, "rounds": source.rounds, "seed": source.seed,
             "rows": source.by_decision.to_dict(orient="records"),
@@ -257,6 +258,8 @@ def _half(result) -> float:
 # 37k table: README, "The full game"). Chosen on that strategy's own rounds, their
 # gains there overstate; the held-out replay of the strongest does not reuse them.
 LBR_CONTINUATIONS = ("baiter", "tempo", "self")
+# which local best responses split their gain by decision (measure's split_runs)
+LBR_SPLITS = ("replay", "every")
 
 
 # The held-out replay's seed: the selection's seed plus this. The kernels keep 32 bits
@@ -272,9 +275,10 @@ def _match(variant, strategy: Agent, opponent: Agent, method: str, rounds: int,
                             f"{rounds:,} rounds a seat", rounds, seed)
 
 
-def _lbr(strategy: Agent, continuation: str, rounds: int, seed: int) -> Opponent:
+def _lbr(strategy: Agent, continuation: str, rounds: int, seed: int,
+         baseline: SelfPlayBaseline, split: str) -> Opponent:
     report = local_best_response(strategy, rounds=rounds, seed=seed,
-                                 continuation=continuation)
+                                 continuation=continuation, baseline=baseline, split=split)
     regenerations = report.to_json()["counters"]["regenerations"]
     return Opponent(f"local best response ({continuation})", "local best response",
                     report.gain, report.half_width,
@@ -286,7 +290,7 @@ def _lbr(strategy: Agent, continuation: str, rounds: int, seed: int) -> Opponent
 def measure(strategy: Agent, *, rounds: int = 20_000, seed: int = 0,
             exploiter_seconds: float | None = None, exploiter_iterations: int | None = None,
             lbr_rounds: int = 0, lbr_continuations: tuple[str, ...] = LBR_CONTINUATIONS,
-            holdout_rounds: int | None = None,
+            holdout_rounds: int | None = None, split_runs: str = "replay",
             say: Callable[[str], None] | None = None) -> StrengthReport:
     """Every opponent against `strategy` (a table agent) on its variant, `rounds` rounds
     in each seat; the exploiter trains for the given budget (skipped without one) and
@@ -297,7 +301,16 @@ def measure(strategy: Agent, *, rounds: int = 20_000, seed: int = 0,
     Those rounds are the selection sample. The opponent with the largest gain on it is
     then played again on `holdout_rounds` fresh rounds a seat (default: as many as it
     was chosen on) from seed + HOLDOUT_SEED_OFFSET, and that replay is the report's
-    `bound` (module docstring)."""
+    `bound` (module docstring).
+
+    Every local best response measures its gain from one self-play baseline of the
+    strategy (solver.evaluation.lbr.self_play_baseline, 20,000 rounds a seat), played
+    once. `split_runs` says which of them split their gain by decision (lbr_split's
+    frame): "replay", the held-out replay alone (the selection's runs skip it, about a
+    third of their time), or "every" run (strength.json's `each`)."""
+    if split_runs not in LBR_SPLITS:
+        raise AgentError(f"split_runs must be one of {', '.join(LBR_SPLITS)}, got "
+                         f"{split_runs!r}")
     say = say or (lambda text: None)
     if holdout_rounds is not None and (isinstance(holdout_rounds, bool)
                                        or not isinstance(holdout_rounds, (int, np.integer))
@@ -339,13 +352,20 @@ def measure(strategy: Agent, *, rounds: int = 20_000, seed: int = 0,
                             f"seat", n, holdout_seed + 2)
 
         replays["exploiter"] = replay_exploiter
+    if lbr_rounds and lbr_continuations:
+        say(f"{strategy.name} against itself, the local best responses' baseline "
+            f"(20,000 rounds a seat)")
+        baseline = self_play_baseline(strategy, rounds=20_000, seed=seed + 3)
+    selection_split = "fresh" if split_runs == "every" else "off"
     for continuation in (lbr_continuations if lbr_rounds else ()):
         say(f"local best response in each seat, continuing as {continuation} "
             f"({lbr_rounds:,} rounds a seat)")
-        opponent = _lbr(strategy, continuation, lbr_rounds, seed + 3)
+        opponent = _lbr(strategy, continuation, lbr_rounds, seed + 3, baseline,
+                        selection_split)
         opponents.append(opponent)
         replays[opponent.name] = (lambda n, continuation=continuation:
-                                  _lbr(strategy, continuation, n, holdout_seed + 3))
+                                  _lbr(strategy, continuation, n, holdout_seed + 3,
+                                       baseline, "fresh"))
 
     replayed: list[Opponent] = []
 
