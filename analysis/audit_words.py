@@ -34,7 +34,7 @@ def sampled_seats_sentence(audit) -> str:
             f"{_pts(m['starter_edge'])} (95% interval {lo:+.1f} to {hi:+.1f}). Across "
             f"{side}s the shares are " + ", ".join(
                 f"{row.seats}: {row.win_share:.1%}" for row in s.itertuples())
-            + f". {m['drawishness']:.1%} of rounds are drawn at the turn cap "
+            + "." + _others_beyond(audit) + f" {m['drawishness']:.1%} of rounds are drawn at the turn cap "
             f"(drawishness) and a round lasts {m['duration']:.2f} turns on average.")
     if not math.isnan(m.get("starter_match_win", float("nan"))):
         text += (f" The player who starts a best-of-3 match wins it "
@@ -52,6 +52,29 @@ def _decisiveness_words(m: dict, side: str = "seat") -> str:
             f"the way through a won round on average (decisiveness; 100% when it never "
             f"leads in strikes, a {side} leading when it has fewer strikes than every "
             f"other) and the strike lead passes {m['lead_changes']:.3f} times a round.")
+
+
+def _others_beyond(audit) -> str:
+    """Beyond two sides: the sides other than the starter's whose interval lies off
+    the fair share, named with their place in the turn order ('' when none)."""
+    s, v = audit.seats, audit.variant
+    if len(s) <= 2:
+        return ""
+    side = "team" if v.teams else "seat"
+    order = ("first", "second", "third", "fourth")
+    off = []
+    for row in s[~s["starts"].astype(bool)].itertuples():
+        if row.edge_lo > 0 or row.edge_hi < 0:
+            first = int(str(row.seats).split("+")[0])
+            place = order[(first - v.first_player) % v.players]
+            off.append(f"{side} {row.seats} (plays {place}) "
+                       f"{'above' if row.edge_lo > 0 else 'below'} it by "
+                       f"{abs(100 * row.edge):.1f} points (95% interval "
+                       f"{100 * row.edge_lo:+.1f} to {100 * row.edge_hi:+.1f})")
+    if not off:
+        return (f" Every other {side}'s share holds the fair share within its "
+                f"interval.")
+    return " Off the fair share beyond its interval: " + "; ".join(off) + "."
 
 
 def _rules(audit) -> str:

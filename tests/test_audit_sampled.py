@@ -149,3 +149,38 @@ def test_the_command_writes_the_sampled_page_and_refuses_a_band(tmp_path):
     result = CliRunner().invoke(cli, ["audit", SPEC, "--method", "sampled", "--target",
                                       "starter_edge in [-0.02,0.02]"])
     assert result.exit_code == 2 and "band search" in result.output
+
+
+def test_the_first_screen_names_a_later_seat_off_its_fair_share():
+    """Three seats, synthetic shares: the starter within its interval, seat 2 below it
+    beyond its interval, named with its place in the turn order (planted bug caught:
+    the place counted from seat 0 rather than from the first player)."""
+    import types
+
+    import pandas as pd
+
+    import game_def
+    from analysis.audit_words import sampled_seats_sentence
+
+    fair = 1 / 3
+    rows = []
+    for side, share, hw in ((0, 0.36, 0.03), (1, 0.34, 0.03), (2, 0.30, 0.01)):
+        rows.append({"side": side, "seats": str(side), "starts": side == 1,
+                     "win_share": share, "win_share_lo": share - hw,
+                     "win_share_hi": share + hw, "fair_share": fair, "edge": share - fair,
+                     "edge_lo": share - hw - fair, "edge_hi": share + hw - fair,
+                     "wins": share, "losses": 1 - share, "draws": 0.0, "rounds": 1000})
+    seats = pd.DataFrame(rows).set_index("side")
+    starter = seats.loc[1]
+    metrics = {"starter_edge": starter["edge"], "starter_edge_lo": starter["edge_lo"],
+               "starter_edge_hi": starter["edge_hi"], "drawishness": 0.0, "duration": 12.0,
+               "learned_share": 0.02, "decisiveness": 0.9, "lead_changes": 0.3,
+               "starter_match_win": float("nan")}
+    audit = types.SimpleNamespace(seats=seats, metrics=metrics,
+                                  variant=game_def.parse("standard:players=3,first_player=1"),
+                                  settings={"fair_share": fair, "rounds": 1000,
+                                            "fallback": "auto"})
+    text = sampled_seats_sentence(audit)
+    assert "seat 2 (plays second) below it by 3.3 points" in text, text
+    assert "seat 0 (plays" not in text and "neither favoured" in text
+    assert "decisiveness" in text
