@@ -202,6 +202,9 @@ def write_audit(audit, out, band=None, generated: str | None = None) -> Path:
                 ("Strength", "Mean win share against the other players.",
                  strength.rename_axis("player"), None, {"mean_win_share": PROBABILITY})]
     secs = ", ".join(f"{k.replace('_', ' ')} {v:.0f} s" for k, v in audit.seconds.items())
+    runs = audit.settings.get("runs", 1)
+    if runs > 1:
+        secs += f" (the sum of {runs} runs: the first and {runs - 1} resumed)"
     if sampled:
         st = audit.settings
         rules = _rules_words(st)

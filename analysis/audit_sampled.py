@@ -262,12 +262,24 @@ def sampled_audit(text: str, work, settings: SampledSettings = SampledSettings()
     t = time.perf_counter()
     ladder = ladder_section(variant, work, free, settings, say)
     seconds["skill_ladder"] = time.perf_counter() - t
+    runs = _record_seconds(work / "seconds.json", seconds)
+    seconds = {key: sum(run.get(key, 0.0) for run in runs) for key in seconds}
     info = {"method": "sampled", "iterations": settings.iterations,
             "rounds": settings.rounds, "ladder_rounds": settings.ladder_rounds,
             "seed": settings.seed, "fair_share": fair, "fallback": settings.fallback,
-            "ladder": list(ladder.matrix.index), "work": str(work)}
+            "ladder": list(ladder.matrix.index), "work": str(work), "runs": len(runs)}
     return Audit(variant, seats, metrics, restricted, ladder, seconds, info,
                  method="sampled")
+
+
+def _record_seconds(path: Path, seconds: dict) -> list:
+    """Add this run's seconds by section to the work folder's record and return every
+    run's: an audit resumed after an interruption took the sum of its runs, not the
+    last run's few seconds of reading finished pieces."""
+    runs = _read_json(path) or []
+    runs.append(seconds)
+    _write_json(path, runs)
+    return runs
 
 
 def _learned_share(agent) -> float:

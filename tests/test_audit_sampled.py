@@ -95,6 +95,9 @@ def test_resume_reads_the_finished_pieces_and_refuses_other_settings(audited, mo
         sampled_audit(SPEC, work, dataclasses.replace(TINY, iterations=301), resume=True)
     monkeypatch.setattr(sampled, "train", lambda variant, folder, *a, **k: folder)
     again = sampled_audit(SPEC, work, TINY, resume=True)
+    # the resumed audit's time is both runs' (planted bug caught: the last run's alone)
+    assert again.settings["runs"] == 2
+    assert again.seconds["restricted_play"] >= first.seconds["restricted_play"]
     assert again.restricted.equals(first.restricted)
     assert again.ladder.matrix.equals(first.ladder.matrix)
     with pytest.raises(SampledAuditError, match="unknown restriction"):
