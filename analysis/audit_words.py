@@ -21,10 +21,10 @@ def sampled_seats_sentence(audit) -> str:
     fair = audit.settings["fair_share"]
     first = s[s["starts"]].iloc[0]
     lo, hi = 100 * m["starter_edge_lo"], 100 * m["starter_edge_hi"]
-    who = ("The player who starts is favoured" if m["starter_edge_lo"] > 0 else
-           "The player who starts is at a disadvantage" if m["starter_edge_hi"] < 0 else
-           "The player who starts is neither favoured nor at a disadvantage within the "
-           "interval")
+    starter = "The team that starts" if v.teams else "The player who starts"
+    who = (f"{starter} is favoured" if m["starter_edge_lo"] > 0 else
+           f"{starter} is at a disadvantage" if m["starter_edge_hi"] < 0 else
+           f"{starter} is neither favoured nor at a disadvantage within the interval")
     side = "team" if v.teams else "seat"
     text = (f"{who}: in the Monte Carlo CFR table's self-play ({audit.settings['rounds']:,} "
             f"rounds, {m['learned_share']:.0%} of decisions from learned entries, the "
