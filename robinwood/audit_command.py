@@ -79,7 +79,7 @@ def audit(variant, out, exploitability, full_target, band, pairs, workers, metho
     is favoured and by how much, what each mechanic is worth to the seat forbidden it,
     whether skill pays. Exact for two-player variants whose tree fits (up to 20 million
     nodes); by Monte Carlo CFR and play otherwise (progress lines, --resume)."""
-    from analysis.audit import audit as run_audit, choose_method
+    from analysis.audit import choose_method
     from analysis.audit_page import write_audit
 
     if rewrite:
@@ -108,38 +108,54 @@ def audit(variant, out, exploitability, full_target, band, pairs, workers, metho
     def say(line):
         click.echo(f"[{time.perf_counter() - start:7.1f} s] {line}", err=True)
 
-    if method == "exact":
-        result = run_audit(variant, target=exploitability, full_target=full_target,
-                           progress=say)
-    else:
-        from analysis.audit_sampled import SampledSettings, sampled_audit
+    band_search = None
+    if target is not None:  # beside the sections (method exact): both cores busy at once
+        from common.background import Background
+        from sweep.band import band_search as search
 
-        names = None if restrictions is None else tuple(
-            r.strip() for r in restrictions.split(",") if r.strip())
-        settings = SampledSettings(iterations=iterations, rounds=rounds,
-                                   ladder_rounds=ladder_rounds, seed=seed,
-                                   restrictions=names, fallback=fallback)
-        if work is None:
-            work = str(Path("runs") / default_name(variant))
-            check_writable(work, "--work")
-        from solver.jobs import Interrupted
-
-        try:
-            result = sampled_audit(variant, work, settings, resume=resume, progress=say)
-        except Interrupted:
-            click.echo(f"robinwood: interrupted; what finished is kept in {work}: run "
-                       f"the same command with --resume to continue", err=True)
-            sys.exit(130)
-    found = None
-    if target is not None:
-        from sweep.band import band_search
-
-        click.echo(f"band search: {target}", err=True)
-        found = (str(target), band_search(variant, target, Path(out) / "band",
-                                          workers=workers, pairs=pairs,
-                                          say=lambda line: click.echo(line, err=True)))
+        click.echo(f"band search: {target} (beside the audit's sections)", err=True)
+        band_search = Background(search, variant, target, Path(out) / "band",
+                                 workers=workers, pairs=pairs, name="band search",
+                                 say=say)
+    try:
+        result = _measure(variant, method, exploitability, full_target, iterations,
+                          rounds, ladder_rounds, restrictions, seed, fallback, work, resume,
+                          say)
+    except BaseException:
+        if band_search is not None:
+            band_search.cancel()
+        raise
+    found = None if band_search is None else (str(target), band_search.result())
     page = write_audit(result, out, found)
     click.echo(f"{page}\n{Path(out) / 'report.md'}")
+
+
+def _measure(variant, method, exploitability, full_target, iterations, rounds,
+             ladder_rounds, restrictions, seed, fallback, work, resume, say):
+    """The audit's sections: analysis.audit's exact ones, or analysis.audit_sampled's
+    (exits 130 with a line on how to resume when interrupted)."""
+    from analysis.audit import audit as run_audit
+
+    if method == "exact":
+        return run_audit(variant, target=exploitability, full_target=full_target,
+                         progress=say)
+    from analysis.audit_sampled import SampledSettings, sampled_audit
+    from solver.jobs import Interrupted
+
+    names = None if restrictions is None else tuple(
+        r.strip() for r in restrictions.split(",") if r.strip())
+    settings = SampledSettings(iterations=iterations, rounds=rounds,
+                               ladder_rounds=ladder_rounds, seed=seed,
+                               restrictions=names, fallback=fallback)
+    if work is None:
+        work = str(Path("runs") / default_name(variant))
+        check_writable(work, "--work")
+    try:
+        return sampled_audit(variant, work, settings, resume=resume, progress=say)
+    except Interrupted:
+        click.echo(f"robinwood: interrupted; what finished is kept in {work}: run "
+                   f"the same command with --resume to continue", err=True)
+        sys.exit(130)
 
 
 def _rewrite(variant: str, out) -> None:

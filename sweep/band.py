@@ -103,12 +103,12 @@ def smallest_change(found: pd.DataFrame, target: Target) -> str | None:
 
 
 def _sweep(grid: str, base_text: str, name: str, root: Path, executor: str, workers: int,
-           say) -> pd.DataFrame:
+           say, stop) -> pd.DataFrame:
     from .run import run_sweep
 
     spec = spec_from_text(grid, base_text, name)
     return run_sweep(spec, root, executor=executor, workers=workers, progress=False,
-                     report=False, say=say).table
+                     report=False, say=say, stop=stop).table
 
 
 def _labelled(table: pd.DataFrame, target: Target, base: str, kind: str,
@@ -122,12 +122,13 @@ def _labelled(table: pd.DataFrame, target: Target, base: str, kind: str,
 
 def band_search(base_text: str, target: Target, out, *, workers: int = 1,
                 options=None, executor: str = "process", say=None,
-                pairs: int = DEFAULT_PAIRS) -> pd.DataFrame:
+                pairs: int = DEFAULT_PAIRS, stop=None) -> pd.DataFrame:
     """Sweep every single change of the base (`options`: only these options), one sweep
     per option in out/<option>/, then every pair of the `pairs` singles nearest the band
     (sweep.band_pairs), one sweep per two options in out/pairs/<a>.<b>/. Returns
     `meeting`'s frame over both, with `kind` (single or pair) and `change` (what it
-    changes, `option=value + option=value`) first, in `ordered`'s order."""
+    changes, `option=value + option=value`) first, in `ordered`'s order. `stop`: a
+    threading.Event that calls the search off (sweep.run.run_sweep)."""
     base = parse(base_text)
     changes = single_changes(base)
     if options is not None:
@@ -137,7 +138,7 @@ def band_search(base_text: str, target: Target, out, *, workers: int = 1,
     for option in dict.fromkeys(o for o, _ in changes):
         values = [v for o, v in changes if o == option]
         tables.append(_sweep(f"{option}={','.join(values)}", base_text, f"band-{option}",
-                             Path(out) / option, executor, workers, say))
+                             Path(out) / option, executor, workers, say, stop))
     found = _labelled(pd.concat(tables, ignore_index=True) if tables else
                       pd.DataFrame(columns=["variant", "status", "metric", "value"]),
                       target, str(base), "single",
@@ -146,7 +147,8 @@ def band_search(base_text: str, target: Target, out, *, workers: int = 1,
     both = pairs_of(base, chosen)
     if both:
         tables = [_sweep(grid, base_text, f"band-pair-{suffix}", Path(out) / "pairs" / suffix,
-                         executor, workers, say) for suffix, grid in pair_grids(base, both)]
+                         executor, workers, say, stop)
+                  for suffix, grid in pair_grids(base, both)]
         found = pd.concat([found, _labelled(
             pd.concat(tables, ignore_index=True), target, str(base), "pair",
             {v: change_text(a, b) for v, (a, b) in both.items()})])

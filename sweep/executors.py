@@ -26,6 +26,11 @@ class ExecutorError(RobinWoodError):
     """An executor that cannot run the sweep (Ray missing, cluster too small...)."""
 
 
+class Stopped(RobinWoodError):
+    """The caller's stop event was set: the local pool ran no more jobs (those finished
+    were recorded, those in flight are lost), as after Ctrl-C."""
+
+
 def _die_with_parent(parent: int) -> None:
     """Worker start-up: ask Linux to kill this worker when the driver dies (kill -9
     included), so no orphan keeps computing; elsewhere a worker finishes its job."""
@@ -46,9 +51,12 @@ def _crashed(error: BaseException) -> dict:
 
 
 def run_local(tasks: list[Task], fn, on_result: OnResult, workers: int,
-              memory_budget: int) -> None:
+              memory_budget: int, stop=None) -> None:
     """Run the tasks on `workers` processes, never more memory estimates at once than
-    memory_budget (a task bigger than the budget runs alone)."""
+    memory_budget (a task bigger than the budget runs alone). `stop` (a
+    threading.Event, or None): once set, raise Stopped within half a second, as
+    Ctrl-C would; how a sweep run in a background thread is called off (the audit's band
+    search beside its sections: robinwood.audit_command)."""
     pending = sorted(tasks, key=lambda t: -t.memory_bytes)  # big ones first, small fill in
     context = multiprocessing.get_context("spawn")  # no fork of a threaded driver
 
@@ -74,7 +82,10 @@ def run_local(tasks: list[Task], fn, on_result: OnResult, workers: int,
                     running[pool.submit(fn, task.to_json())] = task
                     cpus += need
                     memory += task.memory_bytes
-            done, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
+            done, _ = cf.wait(running, timeout=None if stop is None else 0.5,
+                              return_when=cf.FIRST_COMPLETED)
+            if stop is not None and stop.is_set():
+                raise Stopped("the sweep was called off")
             broken = False
             for future in done:
                 task = running.pop(future)

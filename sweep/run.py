@@ -66,11 +66,14 @@ def write_table(root: Path, table: pd.DataFrame) -> list[Path]:
 def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, executor: str = "process",
               workers: int | None = None, memory_budget: int | None = None,
               address: str | None = None, progress: bool = True, report: bool = True,
-              job=None, say=None) -> SweepResult:
+              job=None, say=None, stop=None) -> SweepResult:
     """Solve every variant of the grid not finished earlier; return the table.
 
     job: the function run per variant (default sweep.job.run_task; tests pass one that
-    fails on purpose). say: where one-line messages go (default stderr).
+    fails on purpose). say: where one-line messages go (default stderr). stop: a
+    threading.Event that calls the sweep off once set (the process executor raises
+    sweep.executors.Stopped; finished variants are kept, as after Ctrl-C); the Ray
+    executor refuses one.
     """
     from tqdm import tqdm
 
@@ -82,6 +85,9 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, executor: str =
     if workers is not None and workers < 1:
         raise GridError(f"--workers must be at least 1 (got {workers})")
     job = job or run_task
+    if executor == "ray" and stop is not None:
+        raise ExecutorError("a sweep on Ray cannot be called off by an event: run it "
+                            "with the process executor, or cancel it from Ray")
     if executor == "ray":  # before counting trees: a missing Ray or cluster fails at once
         import os
 
@@ -124,7 +130,7 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, *, executor: str =
         if executor == "ray":
             run_ray(todo, job, on_result, address)
         else:
-            run_local(todo, job, on_result, workers, budget)
+            run_local(todo, job, on_result, workers, budget, stop)
     finally:
         bar.close()
     pairs = store.records(tasks)
