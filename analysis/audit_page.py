@@ -224,8 +224,11 @@ def write_audit(audit, out, band=None, generated: str | None = None) -> Path:
         band[1].to_csv(out / "band.csv")
         sections.append((f"Into the band {band[0]}", "Every single rule change of the "
                          "variant, then every pair of the single changes nearest the "
-                         "band (kind, and change: what each row changes), swept exactly "
-                         "(sweep.band); those in the band first, singles before pairs, "
+                         "band (kind, and change: what each row changes), swept "
+                         "(sweep.band) exactly where the variant's tree fits and by Monte "
+                         "Carlo CFR otherwise (then the target's 95% interval beside it, "
+                         "and interval_in_band: whether all of it lies in the band); "
+                         "those in the band first, singles before pairs, "
                          "nearer the band's centre first; then the rest by distance to "
                          "the band. band.csv; each sweep in band/ (pairs in band/pairs/).",
                          band[1], None, None))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 
 # a restriction whose loss bracket lies within this of 0 costs nothing (value units)
 NOTHING = 1e-3
@@ -197,14 +198,21 @@ def first_screen(audit, band: str | None = None) -> list[str]:
                     "single rule changes, then pairs of the nearest, that bring a "
                     "metric into a band).",
             "Not yet in this audit"
-            + (": the band search on Monte Carlo CFR variants and the table with "
-               "play-time search in the ladder." if audit.method == "sampled"
+            + (": the table with play-time search in the ladder." if audit.method == "sampled"
                else ": the table of Monte Carlo CFR with play-time search in the ladder.")]
 
 
+def _figure(row, metric: str) -> str:
+    """The row's target value, with its 95% interval where it was sampled."""
+    lo, hi = row.get(f"{metric}_lo", float("nan")), row.get(f"{metric}_hi", float("nan"))
+    if pd.isna(lo) or pd.isna(hi):
+        return f"{row[metric]:+.4f}"
+    return f"{row[metric]:+.4f} [{lo:+.4f}, {hi:+.4f}]"
+
+
 def _counted(rows, kind: str, metric: str) -> str:
-    names = ", ".join(f"{change} ({value:+.4f})"
-                      for change, value in zip(rows["change"][:5], rows[metric][:5]))
+    names = ", ".join(f"{row['change']} ({_figure(row, metric)})"
+                      for _, row in rows.iloc[:5].iterrows())
     more = f" and {len(rows) - 5} more" if len(rows) > 5 else ""
     if len(rows) == 1:   # "1 single change meets it"
         kind = kind.replace("changes", "change").replace("pairs", "pair")
@@ -221,15 +229,24 @@ def band_sentence(target: str, found) -> str:
     searched = (f"{len(singles)} single rule changes" + (
         f" and {len(pairs)} pairs of the nearest" if len(pairs) else ""))
     inside = found[found["in_band"].astype(bool)]
+    sampled = f"{metric}_lo" in found and found[f"{metric}_lo"].notna().any()
+    how = (" (sampled by Monte Carlo CFR: each figure with its 95% interval)"
+           if sampled else "")
     if inside.empty:
         near = found.iloc[0]
-        return (f"Into the band {target}: none of the {searched} meets it; the nearest "
-                f"is {near['change']} ({metric} {near[metric]:+.4f}).")
+        return (f"Into the band {target}{how}: none of the {searched} meets it; the "
+                f"nearest is {near['change']} ({metric} {_figure(near, metric)}).")
     best = inside.iloc[0]
     parts = [_counted(inside[inside["kind"] == k], w, metric)
              for k, w in (("single", "single changes"), ("pair", "pairs"))
              if (inside["kind"] == k).any()]
-    return (f"Into the band {target}, of {searched}: " + "; ".join(parts) + ". The "
-            f"smallest change that meets it: {best['change']}, {best.name} ({metric} "
-            f"{best[metric]:+.4f}; a single change if any meets the band, else a pair, "
-            f"the nearest the band's centre).")
+    sure = ""
+    if sampled and "interval_in_band" in inside:
+        n = int(inside["interval_in_band"].astype(bool).sum())
+        sure = (f" Of those, {n} lie{'s' if n == 1 else ''} in the band with the whole "
+                f"of {'its' if n == 1 else 'their'} 95% interval; the others' "
+                f"intervals cross an edge.")
+    return (f"Into the band {target}{how}, of {searched}: " + "; ".join(parts) + "."
+            + sure + f" The smallest change that meets it: {best['change']}, {best.name} "
+            f"({metric} {_figure(best, metric)}; a single change if any meets the band, "
+            f"else a pair, the nearest the band's centre).")

@@ -37,7 +37,9 @@ def default_name(variant: str) -> str:
 @click.option("--target", "band", default=None,
               help="Search the rule changes that bring a sweep metric into a band, "
                    "e.g. 'starter_edge in [-0.02,0.02]': every single change, then "
-                   "pairs of the nearest (swept exactly).")
+                   "pairs of the nearest (swept exactly beside an exact audit; by "
+                   "Monte Carlo CFR at --iterations and --rounds, with intervals, "
+                   "beside a sampled one).")
 @click.option("--pairs", type=click.IntRange(0, 12), default=None,
               help="With --target: pair the K single changes nearest the band (default "
                    "4; 0 searches single changes only).")
@@ -86,11 +88,6 @@ def audit(variant, out, exploitability, full_target, band, pairs, workers, metho
         _rewrite(variant, out)
         return
     method, parsed = choose_method(variant, method)   # one line before any work
-    if band is not None and method == "sampled":
-        raise click.BadParameter(f"the band search sweeps exact variants; {parsed} is "
-                                 f"audited by Monte Carlo CFR: run --target on a reduced "
-                                 f"deck, or use `robinwood sweep` with --algo mccfr",
-                                 param_hint="--target")
     target = None
     if band is not None:
         from sweep.band import DEFAULT_PAIRS, parse_target
@@ -116,7 +113,8 @@ def audit(variant, out, exploitability, full_target, band, pairs, workers, metho
         click.echo(f"band search: {target} (beside the audit's sections)", err=True)
         band_search = Background(search, variant, target, Path(out) / "band",
                                  workers=workers, pairs=pairs, name="band search",
-                                 say=say)
+                                 say=say, seed=seed,
+                                 settings=_band_settings(method, iterations, rounds))
     try:
         result = _measure(variant, method, exploitability, full_target, iterations,
                           rounds, ladder_rounds, restrictions, seed, fallback, work, resume,
@@ -128,6 +126,20 @@ def audit(variant, out, exploitability, full_target, band, pairs, workers, metho
     found = None if band_search is None else (str(target), band_search.result())
     page = write_audit(result, out, found)
     click.echo(f"{page}\n{Path(out) / 'report.md'}")
+
+
+def _band_settings(method: str, iterations: int, rounds: int):
+    """How the band search solves each variant: the sweep's defaults beside an exact
+    audit (exact wherever the tree fits); beside a sampled one, as the audit itself
+    does: Monte Carlo CFR at the audit's budget in traversals (reproducible from the
+    seed, unlike a budget in seconds) and its self-play rounds, so that every row has
+    its interval and compares with the audit's own figures."""
+    if method == "exact":
+        return None
+    from sweep.grid import SolveSettings
+
+    return SolveSettings(method="mccfr", mccfr_iterations=iterations, mccfr_seconds=None,
+                         rounds=rounds)
 
 
 def _measure(variant, method, exploitability, full_target, iterations, rounds,

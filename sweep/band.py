@@ -72,18 +72,32 @@ def single_changes(base: Variant) -> list[tuple[str, str]]:
 def meeting(table: pd.DataFrame, target: Target, base: str) -> pd.DataFrame:
     """The finished variants of a sweep table other than `base`, one row each: the
     target metric, whether it lies in the band, and the other metrics beside it;
-    those in the band first, then by distance to the band."""
+    those in the band first, then by distance to the band.
+
+    A variant solved by Monte Carlo CFR has the target's 95% interval beside it
+    (`<metric>_lo`, `<metric>_hi`; NaN where solved exactly), and `interval_in_band`
+    says whether the whole interval lies in the band (for an exact variant, whether its
+    value does). `in_band` is the estimate's."""
     done = table[(table["status"] == "done") & (table["variant"] != base)]
     wide = done.pivot_table(index="variant", columns="metric", values="value",
-                            aggfunc="first")
+                            aggfunc="first", dropna=False)
     if wide.empty or target.metric not in wide:
         return pd.DataFrame(columns=["variant", target.metric, "in_band"])
+    rows = done[done["metric"] == target.metric].groupby("variant").first()
+    lo, hi = (rows[end].reindex(wide.index).astype(float) if end in rows
+              else pd.Series(float("nan"), index=wide.index) for end in ("lo", "hi"))
     value = wide[target.metric]
-    wide.insert(0, "in_band", (value >= target.lo) & (value <= target.hi))
-    wide.insert(1, "distance", (target.lo - value).clip(lower=0)
+    inside = (value >= target.lo) & (value <= target.hi)
+    exact = lo.isna() | hi.isna()
+    wide.insert(0, "in_band", inside)
+    wide.insert(1, "interval_in_band",
+                inside.where(exact, (lo >= target.lo) & (hi <= target.hi)).astype(bool))
+    wide.insert(2, "distance", (target.lo - value).clip(lower=0)
                 + (value - target.hi).clip(lower=0))
-    order = [target.metric] + [m for m in METRICS if m in wide and m != target.metric]
-    wide = wide[["in_band", "distance"] + order]
+    wide[f"{target.metric}_lo"], wide[f"{target.metric}_hi"] = lo, hi
+    order = [target.metric, f"{target.metric}_lo", f"{target.metric}_hi"] + [
+        m for m in METRICS if m in wide and m != target.metric]
+    wide = wide[["in_band", "interval_in_band", "distance"] + order]
     return wide.sort_values(["in_band", "distance"], ascending=[False, True])
 
 
@@ -103,10 +117,10 @@ def smallest_change(found: pd.DataFrame, target: Target) -> str | None:
 
 
 def _sweep(grid: str, base_text: str, name: str, root: Path, executor: str, workers: int,
-           say, stop) -> pd.DataFrame:
+           say, stop, settings, seed) -> pd.DataFrame:
     from .run import run_sweep
 
-    spec = spec_from_text(grid, base_text, name)
+    spec = spec_from_text(grid, base_text, name, seed=seed, settings=settings)
     return run_sweep(spec, root, executor=executor, workers=workers, progress=False,
                      report=False, say=say, stop=stop).table
 
@@ -122,13 +136,17 @@ def _labelled(table: pd.DataFrame, target: Target, base: str, kind: str,
 
 def band_search(base_text: str, target: Target, out, *, workers: int = 1,
                 options=None, executor: str = "process", say=None,
-                pairs: int = DEFAULT_PAIRS, stop=None) -> pd.DataFrame:
+                pairs: int = DEFAULT_PAIRS, stop=None, settings=None,
+                seed: int = 0) -> pd.DataFrame:
     """Sweep every single change of the base (`options`: only these options), one sweep
     per option in out/<option>/, then every pair of the `pairs` singles nearest the band
     (sweep.band_pairs), one sweep per two options in out/pairs/<a>.<b>/. Returns
     `meeting`'s frame over both, with `kind` (single or pair) and `change` (what it
     changes, `option=value + option=value`) first, in `ordered`'s order. `stop`: a
-    threading.Event that calls the search off (sweep.run.run_sweep)."""
+    threading.Event that calls the search off (sweep.run.run_sweep). `settings`
+    (sweep.grid.SolveSettings; default its defaults) and `seed`: how every variant is
+    solved, exactly where its tree fits and by Monte Carlo CFR otherwise (its budget
+    in traversals for a reproducible search)."""
     base = parse(base_text)
     changes = single_changes(base)
     if options is not None:
@@ -138,7 +156,8 @@ def band_search(base_text: str, target: Target, out, *, workers: int = 1,
     for option in dict.fromkeys(o for o, _ in changes):
         values = [v for o, v in changes if o == option]
         tables.append(_sweep(f"{option}={','.join(values)}", base_text, f"band-{option}",
-                             Path(out) / option, executor, workers, say, stop))
+                             Path(out) / option, executor, workers, say, stop,
+                             settings, seed))
     found = _labelled(pd.concat(tables, ignore_index=True) if tables else
                       pd.DataFrame(columns=["variant", "status", "metric", "value"]),
                       target, str(base), "single",
@@ -147,7 +166,7 @@ def band_search(base_text: str, target: Target, out, *, workers: int = 1,
     both = pairs_of(base, chosen)
     if both:
         tables = [_sweep(grid, base_text, f"band-pair-{suffix}", Path(out) / "pairs" / suffix,
-                         executor, workers, say, stop)
+                         executor, workers, say, stop, settings, seed)
                   for suffix, grid in pair_grids(base, both)]
         found = pd.concat([found, _labelled(
             pd.concat(tables, ignore_index=True), target, str(base), "pair",

@@ -149,9 +149,6 @@ def test_the_command_writes_the_sampled_page_and_refuses_a_band(tmp_path):
     assert result.exit_code == 2 and "not rspx" in result.output
     result = CliRunner().invoke(cli, ["audit", SPEC, "--rewrite", "--out", str(work)])
     assert result.exit_code == 2 and "holds no audit page" in result.output
-    result = CliRunner().invoke(cli, ["audit", SPEC, "--method", "sampled", "--target",
-                                      "starter_edge in [-0.02,0.02]"])
-    assert result.exit_code == 2 and "band search" in result.output
 
 
 def test_the_first_screen_names_a_later_seat_off_its_fair_share():

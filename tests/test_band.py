@@ -77,3 +77,62 @@ def test_the_search_finds_what_each_variant_solved_alone_says(tmp_path):
     assert set(got.index) == set(expected)
     assert {v for v in got.index if got.at[v, "in_band"]} == \
         {v for v, inside in expected.items() if inside}
+
+
+def test_a_sampled_variant_meets_the_band_with_or_without_its_interval():
+    """Monte Carlo CFR rows carry the target's 95% interval; `interval_in_band` says
+    whether all of it lies in the band, an exact row (no interval) whether its value
+    does. Planted bugs: interval_in_band read from the estimate alone (b would pass), an
+    exact row's missing interval counted as outside (e would fail), the interval
+    columns left out."""
+    rows = []
+    for v, x, lo, hi in (("a", 0.01, 0.0, 0.02), ("b", 0.025, 0.015, 0.035),
+                         ("d", 0.05, 0.04, 0.06), ("e", 0.0, float("nan"), float("nan"))):
+        rows += [{"variant": v, "status": "done", "metric": "starter_edge", "value": x,
+                  "lo": lo, "hi": hi},
+                 {"variant": v, "status": "done", "metric": "mean_turns", "value": 3.0,
+                  "lo": 2.9, "hi": 3.1}]
+    got = meeting(pd.DataFrame(rows), Target("starter_edge", -0.02, 0.03), "base")
+    assert set(got.index[got["in_band"]]) == {"a", "b", "e"}
+    assert set(got.index[got["interval_in_band"]]) == {"a", "e"}
+    assert got.at["b", "starter_edge_lo"] == 0.015 and got.at["b", "starter_edge_hi"] == 0.035
+    assert pd.isna(got.at["e", "starter_edge_lo"])
+
+
+def test_the_band_sentence_gives_sampled_figures_with_their_intervals():
+    """Planted bugs: a sampled figure printed without its interval, the count of those
+    wholly in the band taken from in_band (2, not 1)."""
+    from analysis.audit_words import band_sentence
+
+    found = pd.DataFrame({
+        "kind": ["single", "single", "single"], "change": ["strikes=1", "strikes=3",
+                                                          "max_turns=39"],
+        "in_band": [True, True, False], "interval_in_band": [True, False, False],
+        "distance": [0.0, 0.0, 0.03],
+        "starter_edge": [0.001, 0.018, 0.05], "starter_edge_lo": [-0.006, 0.011, 0.043],
+        "starter_edge_hi": [0.008, 0.025, 0.057]}, index=["v1", "v3", "v39"])
+    text = band_sentence("starter_edge in [-0.02, 0.02]", found)
+    assert "strikes=1 (+0.0010 [-0.0060, +0.0080])" in text
+    assert "each figure with its 95% interval" in text
+    assert "Of those, 1 lies in the band with the whole of its 95% interval" in text
+
+
+@pytest.mark.slow   # three Monte Carlo CFR solves on the process pool
+def test_a_band_search_by_monte_carlo_cfr_gives_every_row_its_interval(tmp_path):
+    """The sampled audit's band search (robinwood audit --method sampled --target):
+    every variant solved by Monte Carlo CFR at the budget given, its starter edge with
+    a 95% interval around it. Planted bug: the settings not passed to the sweeps (the
+    variants then solved exactly, with no interval)."""
+    from sweep.grid import SolveSettings
+
+    settings = SolveSettings(method="mccfr", mccfr_iterations=200, mccfr_seconds=None,
+                             rounds=2000, quality_rounds=200)
+    got = band_search("rspx:max_turns=3", Target("starter_edge", -0.5, 0.5), tmp_path,
+                      options={"strikes"}, pairs=0, workers=2, settings=settings)
+    assert len(got) == 3
+    lo, hi = got["starter_edge_lo"], got["starter_edge_hi"]
+    assert (lo < got["starter_edge"]).all() and (got["starter_edge"] < hi).all()
+    assert (hi - lo < 0.1).all()
+    assert got["interval_in_band"].all()
+    table = pd.read_csv(tmp_path / "strikes" / "variants.csv")
+    assert set(table["method"]) == {"mccfr"}

@@ -77,7 +77,7 @@ def fake_band(monkeypatch):
     was called off, and returns a one-row frame."""
     calls = {}
 
-    def search(variant, target, out, *, workers, pairs, say, stop):
+    def search(variant, target, out, *, workers, pairs, say, stop, settings, seed):
         calls["started"] = time.perf_counter()
         calls["stopped"] = stop.wait(1.5)
         return pd.DataFrame({"kind": ["single"]}, index=["a variant"])
@@ -131,3 +131,46 @@ def test_the_band_search_is_called_off_when_the_sections_fail(fake_band, monkeyp
     assert result.exit_code != 0
     assert "the sections failed on purpose" in result.output
     assert fake_band["stopped"] is True
+
+
+@pytest.fixture
+def settings_seen(monkeypatch, tmp_path):
+    """band_search replaced by one that keeps its settings and seed; the page writer
+    and both audits replaced by stubs."""
+    seen = {}
+
+    def search(variant, target, out, *, workers, pairs, say, stop, settings, seed):
+        seen.update(settings=settings, seed=seed)
+        return pd.DataFrame({"kind": ["single"]}, index=["a variant"])
+
+    monkeypatch.setattr(importlib.import_module("sweep.band"), "band_search", search)
+    monkeypatch.setattr(importlib.import_module("analysis.audit"), "audit",
+                        lambda variant, **kwargs: "exact audit")
+    monkeypatch.setattr(importlib.import_module("analysis.audit_sampled"), "sampled_audit",
+                        lambda variant, work, settings, **kwargs: "sampled audit")
+    monkeypatch.setattr(importlib.import_module("analysis.audit_page"), "write_audit",
+                        lambda result, out, found: tmp_path / "index.html")
+    return seen
+
+
+def test_a_sampled_audit_searches_the_band_by_monte_carlo_cfr_at_its_own_budget(
+        settings_seen, tmp_path):
+    """Planted bugs: the sampled band search refused, or run at the sweep's defaults
+    (60 s of training a variant, not reproducible), or by the exact solver."""
+    result = CliRunner().invoke(cli, ["audit", SPEC, "--method", "sampled", "--target",
+                                      "starter_edge in [-0.02,0.02]", "--iterations",
+                                      "1234", "--rounds", "5678", "--seed", "7",
+                                      "--out", str(tmp_path / "page"),
+                                      "--work", str(tmp_path / "work")])
+    assert result.exit_code == 0, result.output
+    s = settings_seen["settings"]
+    assert (s.method, s.mccfr_iterations, s.mccfr_seconds, s.rounds) == (
+        "mccfr", 1234, None, 5678)
+    assert settings_seen["seed"] == 7
+
+
+def test_an_exact_audit_searches_the_band_at_the_sweeps_defaults(settings_seen, tmp_path):
+    result = CliRunner().invoke(cli, ["audit", SPEC, "--target", "starter_edge in [0,1]",
+                                      "--out", str(tmp_path / "page")])
+    assert result.exit_code == 0, result.output
+    assert settings_seen["settings"] is None

@@ -50,7 +50,7 @@ def fake_sweep(monkeypatch):
     their synthetic starter edge and a second metric; records what each sweep ran."""
     values, ran = _values(), []
 
-    def sweep(grid, base_text, name, root, executor, workers, say):
+    def sweep(grid, base_text, name, root, executor, workers, say, stop, settings, seed):
         keys = [p.key for p in spec_from_text(grid, base_text, name).points()]
         ran.append((name, keys))
         return pd.DataFrame([{"variant": k, "status": "done", "metric": m, "value": x}
