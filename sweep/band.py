@@ -81,8 +81,14 @@ def meeting(table: pd.DataFrame, target: Target, base: str) -> pd.DataFrame:
     done = table[(table["status"] == "done") & (table["variant"] != base)]
     wide = done.pivot_table(index="variant", columns="metric", values="value",
                             aggfunc="first", dropna=False)
-    if wide.empty or target.metric not in wide:
-        return pd.DataFrame(columns=["variant", target.metric, "in_band"])
+    if wide.empty or target.metric not in wide:  # nothing finished (every solve failed)
+        return pd.DataFrame({"in_band": pd.Series(dtype=bool),
+                             "interval_in_band": pd.Series(dtype=bool),
+                             "distance": pd.Series(dtype=float),
+                             **{c: pd.Series(dtype=float) for c in (
+                                 target.metric, f"{target.metric}_lo",
+                                 f"{target.metric}_hi")}},
+                            index=pd.Index([], name="variant"))
     rows = done[done["metric"] == target.metric].groupby("variant").first()
     lo, hi = (rows[end].reindex(wide.index).astype(float) if end in rows
               else pd.Series(float("nan"), index=wide.index) for end in ("lo", "hi"))

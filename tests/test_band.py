@@ -136,3 +136,21 @@ def test_a_band_search_by_monte_carlo_cfr_gives_every_row_its_interval(tmp_path)
     assert got["interval_in_band"].all()
     table = pd.read_csv(tmp_path / "strikes" / "variants.csv")
     assert set(table["method"]) == {"mccfr"}
+
+
+def test_a_search_whose_every_solve_failed_says_so_and_does_not_crash(monkeypatch):
+    """Planted bug (seen): meeting() of a table with no finished variant returned a
+    frame without `distance`, and ordering it raised KeyError deep inside pandas."""
+    from analysis.audit_words import band_sentence
+    from sweep import band
+
+    def failed(grid, base_text, name, root, executor, workers, say, stop, settings, seed):
+        return pd.DataFrame([{"variant": "x", "status": "failed", "metric": "starter_edge",
+                              "value": float("nan")}])
+
+    monkeypatch.setattr(band, "_sweep", failed)
+    found = band_search("rspx:max_turns=2", Target("starter_edge", 0, 1), "unused",
+                        options={"strikes"})
+    assert found.empty
+    assert "no single rule change was measured" in band_sentence(
+        "starter_edge in [0, 1]", found)
