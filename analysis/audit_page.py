@@ -159,6 +159,17 @@ def _rules_words(settings: dict) -> str:
     return f"fallback {settings['fallback']} where the table has not learned"
 
 
+def _base_figure(audit, target: str):
+    """The audited variant's (value, lo, hi) of the band's metric, if the audit
+    measured that metric (starter_edge); else None."""
+    metric = target.split()[0]
+    if metric not in audit.metrics:
+        return None
+    nan = float("nan")
+    return (float(audit.metrics[metric]), float(audit.metrics.get(f"{metric}_lo", nan)),
+            float(audit.metrics.get(f"{metric}_hi", nan)))
+
+
 def write_audit(audit, out, band=None, generated: str | None = None) -> Path:
     """Write the page and tables into `out`; returns index.html. band: (target text,
     sweep.band.meeting's frame) when a band search ran; generated: when the audit was
@@ -219,7 +230,8 @@ def write_audit(audit, out, band=None, generated: str | None = None) -> Path:
                f"{audit.settings['full_target']:g} on the full tree of "
                f"{audit.settings['nodes']:,}) · {secs} · generated "
                f"{generated}")
-    screen = first_screen(audit, None if band is None else band_sentence(*band))
+    screen = first_screen(audit, None if band is None else band_sentence(
+        *band, base=_base_figure(audit, band[0])))
     if band is not None:
         band[1].to_csv(out / "band.csv")
         sections.append((f"Into the band {band[0]}", "Every single rule change of the "

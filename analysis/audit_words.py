@@ -219,13 +219,31 @@ def _counted(rows, kind: str, metric: str) -> str:
     return f"{len(rows)} {kind} meet{'s' if len(rows) == 1 else ''} it: {names}{more}"
 
 
-def band_sentence(target: str, found) -> str:
+def _base_words(target: str, base) -> str:
+    """Where the audited variant itself lies against the band: `base` is its (value,
+    lo, hi) of the target metric (lo, hi NaN when exact), or None (not audited)."""
+    if base is None:
+        return ""
+    from common.band import parse_target
+
+    band = parse_target(target, (target.split()[0],), target)
+    value, lo, hi = base
+    where = "lies in the band" if band.lo <= value <= band.hi else "lies outside the band"
+    figure = (f"{value:+.4f}" if pd.isna(lo) or pd.isna(hi)
+              else f"{value:+.4f} [{lo:+.4f}, {hi:+.4f}]")
+    return f" The variant itself {where} ({band.metric} {figure})."
+
+
+def band_sentence(target: str, found, base=None) -> str:
     """What the band search found: `found` is sweep.band.band_search's frame (in the
-    band first, singles before pairs, nearer the centre first; `kind`, `change`)."""
+    band first, singles before pairs, nearer the centre first; `kind`, `change`);
+    `base`: the audited variant's (value, lo, hi) of the target metric, when the audit
+    measured it, said first."""
     metric = target.split()[0]
     singles, pairs = found[found["kind"] == "single"], found[found["kind"] == "pair"]
     if singles.empty:
-        return f"Into the band {target}: no single rule change was measured."
+        return (f"Into the band {target}:{_base_words(target, base)} No single rule "
+                f"change was measured.")
     searched = (f"{len(singles)} single rule changes" + (
         f" and {len(pairs)} pairs of the nearest" if len(pairs) else ""))
     inside = found[found["in_band"].astype(bool)]
@@ -234,8 +252,9 @@ def band_sentence(target: str, found) -> str:
            if sampled else "")
     if inside.empty:
         near = found.iloc[0]
-        return (f"Into the band {target}{how}: none of the {searched} meets it; the "
-                f"nearest is {near['change']} ({metric} {_figure(near, metric)}).")
+        return (f"Into the band {target}{how}:{_base_words(target, base)} None of the "
+                f"{searched} meets it; the nearest is {near['change']} ({metric} "
+                f"{_figure(near, metric)}).")
     best = inside.iloc[0]
     parts = [_counted(inside[inside["kind"] == k], w, metric)
              for k, w in (("single", "single changes"), ("pair", "pairs"))
@@ -246,7 +265,8 @@ def band_sentence(target: str, found) -> str:
         sure = (f" Of those, {n} lie{'s' if n == 1 else ''} in the band with the whole "
                 f"of {'its' if n == 1 else 'their'} 95% interval; the others' "
                 f"intervals cross an edge.")
-    return (f"Into the band {target}{how}, of {searched}: " + "; ".join(parts) + "."
+    return (f"Into the band {target}{how}:{_base_words(target, base)} Of {searched}, "
+            + "; ".join(parts) + "."
             + sure + f" The smallest change that meets it: {best['change']}, {best.name} "
             f"({metric} {_figure(best, metric)}; a single change if any meets the band, "
             f"else a pair, the nearest the band's centre).")

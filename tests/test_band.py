@@ -152,5 +152,23 @@ def test_a_search_whose_every_solve_failed_says_so_and_does_not_crash(monkeypatc
     found = band_search("rspx:max_turns=2", Target("starter_edge", 0, 1), "unused",
                         options={"strikes"})
     assert found.empty
-    assert "no single rule change was measured" in band_sentence(
+    assert "No single rule change was measured" in band_sentence(
         "starter_edge in [0, 1]", found)
+
+
+def test_the_band_sentence_says_where_the_audited_variant_itself_lies():
+    """Planted bugs: the base's place read against the wrong edge (a value above the
+    band said to lie in it), or its interval dropped."""
+    from analysis.audit_words import band_sentence
+
+    found = pd.DataFrame({"kind": ["single"], "change": ["strikes=1"], "in_band": [False],
+                          "interval_in_band": [False], "distance": [0.03],
+                          "starter_edge": [0.05]}, index=["v1"])
+    inside = band_sentence("starter_edge in [-0.02, 0.02]", found,
+                           base=(0.0136, 0.0038, 0.0234))
+    assert "The variant itself lies in the band (starter_edge +0.0136 [+0.0038, " \
+        "+0.0234])." in inside
+    above = band_sentence("starter_edge in [-0.02, 0.02]", found,
+                          base=(0.1667, float("nan"), float("nan")))
+    assert "The variant itself lies outside the band (starter_edge +0.1667)." in above
+    assert "The variant itself" not in band_sentence("starter_edge in [-0.02, 0.02]", found)

@@ -163,12 +163,12 @@ def test_the_page_names_the_smallest_change_and_counts_singles_and_pairs(fake_sw
 
     found = band_search(BASE, TARGET, "unused", pairs=4)
     text = band_sentence(str(TARGET), found)
-    assert "of 23 single rule changes and 5 pairs of the nearest" in text
+    assert "Of 23 single rule changes and 5 pairs of the nearest" in text
     assert "2 single changes meet it" in text and "2 pairs meet it" in text
     assert "smallest change that meets it: traitor_strikes_on_reveal=true," in text
     none = band_sentence("starter_edge in [1, 2]", band_search(
         BASE, Target("starter_edge", 1, 2), "unused", pairs=4))
-    assert "none of the 23 single rule changes and" in none and "the nearest is" in none
+    assert "None of the 23 single rule changes and" in none and "the nearest is" in none
     one = band_sentence("starter_edge in [-0.006, -0.004]", band_search(
         BASE, Target("starter_edge", -0.006, -0.004), "unused", pairs=4))
     assert "1 single change meets it: traitor_strikes_on_reveal=true" in one
