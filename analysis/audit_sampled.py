@@ -310,9 +310,21 @@ def restricted_section(variant: Variant, work: Path, free, settings: SampledSett
     chosen = chosen_restrictions(variant, settings)
     free_shares = {}
     rows = []
-    for side, seats in enumerate(sides(variant)):
-        free_shares[side] = side_share(variant, free, free, seats, settings.rounds,
-                                       LADDER_SEED + 11 + side)
+
+    def free_share_of(side: int, seats: tuple) -> tuple[float, float]:
+        """The side's share in the free game's self-play on the restricted rows' seeds
+        and its half-width: played once, when a row first needs it, and kept in
+        work/restricted/free-side<side>.json (a resume plays it not again)."""
+        if side not in free_shares:
+            path = work / "restricted" / f"free-side{side}.json"
+            kept = _read_json(path)
+            if kept is None:
+                kept = list(side_share(variant, free, free, seats, settings.rounds,
+                                       LADDER_SEED + 11 + side))
+                _write_json(path, kept)
+            free_shares[side] = (float(kept[0]), float(kept[1]))
+        return free_shares[side]
+
     for r in chosen:
         for side, seats in enumerate(sides(variant)):
             name = f"{r.name}-side{side}"
@@ -328,7 +340,7 @@ def restricted_section(variant: Variant, work: Path, free, settings: SampledSett
             agent = settings.load(run)
             share, hw = side_share(variant, agent, agent, seats, settings.rounds,
                                    LADDER_SEED + 11 + side)
-            free_share, free_hw = free_shares[side]
+            free_share, free_hw = free_share_of(side, seats)
             lost = free_share - share
             width = math.sqrt(hw * hw + free_hw * free_hw)
             row = {"restriction": r.name, "seat": "+".join(map(str, seats)),

@@ -86,20 +86,40 @@ def test_the_ladder_puts_a_player_against_itself_at_the_fair_share(audited):
 def test_resume_reads_the_finished_pieces_and_refuses_other_settings(audited, monkeypatch):
     work, first = audited
 
-    def no_training(*args, **kwargs):
-        raise AssertionError("a finished piece was trained again")
-
     with pytest.raises(SampledAuditError, match="--resume"):
         sampled_audit(SPEC, work, TINY)
     with pytest.raises(SampledAuditError, match="other settings"):
         sampled_audit(SPEC, work, dataclasses.replace(TINY, iterations=301), resume=True)
     monkeypatch.setattr(sampled, "train", lambda variant, folder, *a, **k: folder)
+
+    real_side_share = sampled.side_share
+
+    def played_again(*args, **kwargs):
+        raise AssertionError("the free game's shares were played again")
+
+    # planted bug caught: the free shares played on every resume (before any row needs
+    # them), not when a row does
+    monkeypatch.setattr(sampled, "side_share", played_again)
     again = sampled_audit(SPEC, work, TINY, resume=True)
     # the resumed audit's time is both runs' (planted bug caught: the last run's alone)
     assert again.settings["runs"] == 2
     assert again.seconds["restricted_play"] >= first.seconds["restricted_play"]
     assert again.restricted.equals(first.restricted)
     assert again.ladder.matrix.equals(first.ladder.matrix)
+    # one row lost: the resume plays that row's restricted game, and reads the free
+    # game's share it is compared with (planted bug caught: the free share not kept,
+    # so played again: two calls)
+    (work / "restricted" / "never_challenge-side0.json").unlink()
+    calls = []
+
+    def counted(*args, **kwargs):
+        calls.append(args[3])
+        return real_side_share(*args, **kwargs)
+
+    monkeypatch.setattr(sampled, "side_share", counted)
+    third = sampled_audit(SPEC, work, TINY, resume=True)
+    assert len(calls) == 1
+    assert third.restricted.equals(first.restricted)
     with pytest.raises(SampledAuditError, match="unknown restriction"):
         sampled_audit(SPEC, work.parent / "other", SampledSettings(
             iterations=10, restrictions=("never_sneeze",)))
