@@ -35,8 +35,9 @@ def sampled_seats_sentence(audit) -> str:
             f"{_pts(m['starter_edge'])} (95% interval {lo:+.1f} to {hi:+.1f}). Across "
             f"{side}s the shares are " + ", ".join(
                 f"{row.seats}: {row.win_share:.1%}" for row in s.itertuples())
-            + "." + _others_beyond(audit) + f" {m['drawishness']:.1%} of rounds are drawn at the turn cap "
-            f"(drawishness) and a round lasts {m['duration']:.2f} turns on average.")
+            + "." + _others_beyond(audit)
+            + f" {m['drawishness']:.1%} of rounds are drawn at the turn cap (drawishness) "
+            f"and a round lasts {m['duration']:.2f} turns on average.")
     if not math.isnan(m.get("starter_match_win", float("nan"))):
         text += (f" The player who starts a best-of-3 match wins it "
                  f"{m['starter_match_win']:.1%} of the time.")
@@ -202,12 +203,17 @@ def first_screen(audit, band: str | None = None) -> list[str]:
                else ": the table of Monte Carlo CFR with play-time search in the ladder.")]
 
 
+def _with_interval(value: float, lo: float, hi: float) -> str:
+    """`+0.0123`, or `+0.0123 [+0.0050, +0.0196]` where the interval is known."""
+    if pd.isna(lo) or pd.isna(hi):
+        return f"{value:+.4f}"
+    return f"{value:+.4f} [{lo:+.4f}, {hi:+.4f}]"
+
+
 def _figure(row, metric: str) -> str:
     """The row's target value, with its 95% interval where it was sampled."""
-    lo, hi = row.get(f"{metric}_lo", float("nan")), row.get(f"{metric}_hi", float("nan"))
-    if pd.isna(lo) or pd.isna(hi):
-        return f"{row[metric]:+.4f}"
-    return f"{row[metric]:+.4f} [{lo:+.4f}, {hi:+.4f}]"
+    return _with_interval(row[metric], row.get(f"{metric}_lo", float("nan")),
+                          row.get(f"{metric}_hi", float("nan")))
 
 
 def _counted(rows, kind: str, metric: str) -> str:
@@ -227,11 +233,8 @@ def _base_words(target: str, base) -> str:
     from common.band import parse_target
 
     band = parse_target(target, (target.split()[0],), target)
-    value, lo, hi = base
-    where = "lies in the band" if band.lo <= value <= band.hi else "lies outside the band"
-    figure = (f"{value:+.4f}" if pd.isna(lo) or pd.isna(hi)
-              else f"{value:+.4f} [{lo:+.4f}, {hi:+.4f}]")
-    return f" The variant itself {where} ({band.metric} {figure})."
+    where = "lies in the band" if band.lo <= base[0] <= band.hi else "lies outside the band"
+    return f" The variant itself {where} ({band.metric} {_with_interval(*base)})."
 
 
 def band_sentence(target: str, found, base=None) -> str:

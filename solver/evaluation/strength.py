@@ -260,6 +260,8 @@ def _half(result) -> float:
 LBR_CONTINUATIONS = ("baiter", "tempo", "self")
 # which local best responses split their gain by decision (measure's split_runs)
 LBR_SPLITS = ("replay", "every")
+# rounds a seat of the strategy's self-play every local best response's gain is from
+LBR_BASELINE_ROUNDS = 20_000
 
 
 # The held-out replay's seed: the selection's seed plus this. The kernels keep 32 bits
@@ -304,7 +306,7 @@ def measure(strategy: Agent, *, rounds: int = 20_000, seed: int = 0,
     `bound` (module docstring).
 
     Every local best response measures its gain from one self-play baseline of the
-    strategy (solver.evaluation.lbr.self_play_baseline, 20,000 rounds a seat), played
+    strategy (solver.evaluation.lbr.self_play_baseline, LBR_BASELINE_ROUNDS a seat), played
     once. `split_runs` says which of them split their gain by decision (lbr_split's
     frame): "replay", the held-out replay alone (the selection's runs skip it, about a
     third of their time), or "every" run (strength.json's `each`)."""
@@ -354,8 +356,8 @@ def measure(strategy: Agent, *, rounds: int = 20_000, seed: int = 0,
         replays["exploiter"] = replay_exploiter
     if lbr_rounds and lbr_continuations:
         say(f"{strategy.name} against itself, the local best responses' baseline "
-            f"(20,000 rounds a seat)")
-        baseline = self_play_baseline(strategy, rounds=20_000, seed=seed + 3)
+            f"({LBR_BASELINE_ROUNDS:,} rounds a seat)")
+        baseline = self_play_baseline(strategy, rounds=LBR_BASELINE_ROUNDS, seed=seed + 3)
     selection_split = "fresh" if split_runs == "every" else "off"
     for continuation in (lbr_continuations if lbr_rounds else ()):
         say(f"local best response in each seat, continuing as {continuation} "
