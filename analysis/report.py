@@ -23,7 +23,8 @@ from .compare import compare as compare_profiles
 from .pages import (PAGE_STYLE, ReportError, code_spans, dict_table, html_table, in_words,
                     markdown_table, read_convergence, save_png)
 from .statistics import ProfileStatistics, export_tables
-from .strength_notes import (bound_table, caveat, leak_sentence, lbr_split_table,
+from .strength_notes import (bound_table, caveat, leak_sentence, lbr_choice_table,
+                             lbr_split_table,
                              quality_note, quality_over_training, search_note,
                              search_table, strength_tables)
 from .summary import comparison_paragraph, summary_paragraph
@@ -172,6 +173,9 @@ TABLE_TITLES = {
     "coverage": "Coverage: self-play decisions on trained table entries",
     "lbr_by_decision": "Where it leaks: the strongest local best response's gain over "
                        "its continuation, by decision (largest first)",
+    "lbr_by_choice": "What it plays at the three largest leaks: the local best "
+                     "response's share of each action there beside the strategy's own, "
+                     "and its mean advantage where it took it",
     "challenge_precision": "Challenge precision per claimed character: the share of "
                            "challenges that caught a false claim",
     "search": "With play-time search: its seat-averaged payoff against each opponent, "
@@ -345,6 +349,9 @@ def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
         split = lbr_split_table(strength)
         if split is not None:
             tables["lbr_by_decision"] = split
+        choices = lbr_choice_table(strength)
+        if choices is not None:
+            tables["lbr_by_choice"] = choices
     searched = read_search(run.path) if run.metadata.get("kind") == "mccfr" else None
     if searched is not None:
         tables["search"] = search_table(searched)
@@ -400,7 +407,8 @@ def write_report(run_dir, out_dir=None, compare_dir=None, parquet: bool = False,
                     ["locks", "quality", "run", "evaluation"],
                     ["convergence"], table_fn),
         ] + ([section("Strength: who beats it", [],
-                      ["bound", "strength", "lbr_by_decision", "coverage", "search"], [],
+                      ["bound", "strength", "lbr_by_decision", "lbr_by_choice", "coverage",
+                       "search"], [],
                       table_fn, leak_sentence(strength) if strength is not None else "")]
              if strength is not None or searched is not None else [])
 

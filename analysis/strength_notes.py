@@ -293,6 +293,22 @@ def lbr_split_table(strength: dict) -> pd.DataFrame | None:
         return None
 
 
+def lbr_choice_table(strength: dict) -> pd.DataFrame | None:
+    """What the strongest local best response played at its three largest leaks,
+    beside the strategy's own play at the same decisions (strength.json's
+    `lbr_by_decision` choices; solver.evaluation.strength.choices_at_leaks). None for
+    files written before the choices were recorded."""
+    from solver.evaluation.strength import choices_at_leaks
+
+    split = strength.get("lbr_by_decision")
+    if not isinstance(split, dict) or not split.get("rows"):
+        return None
+    try:
+        return choices_at_leaks(split)
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
 def _decision_words(kind: str, sub: str) -> str:
     return {"turn": "its turn starts (which card to peek or use)",
             "after_peek": f"what it announces after peeking the {sub}",

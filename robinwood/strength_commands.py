@@ -271,6 +271,24 @@ def _echo_lbr_split(split: dict) -> None:
         name = f"{kind} {sub}".strip()
         click.echo(f"  {name:<{width}}  {row['gain']:+.4f} +/- {row['half_width']:.4f}  "
                    f"{row['decisions_per_round']:>17.3f}")
+    _echo_choices(split)
+
+
+def _echo_choices(split: dict) -> None:
+    """What the local best response played at its three largest leaks, beside what the
+    strategy itself plays there (strength.json's lbr_by_decision choices)."""
+    from solver.evaluation.strength import choices_at_leaks
+
+    table = choices_at_leaks(split)
+    if table is None:
+        return
+    click.echo("what it played at its three largest leaks, beside the strategy's own "
+               "play at the same decisions (gain: its mean advantage where it played it):")
+    for (kind, sub, played), row in table.iterrows():
+        gain = ("" if row["gain_per_decision"] is None or row["gain_per_decision"] !=
+                row["gain_per_decision"] else f"  gain {row['gain_per_decision']:+.4f}")
+        click.echo(f"  {f'{kind} {sub}'.strip():<22} {played:<20} it {row['lbr_share']:6.1%}"
+                   f"  strategy {row['strategy_share']:6.1%}{gain}")
 
 
 @click.command()

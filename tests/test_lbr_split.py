@@ -58,7 +58,7 @@ def test_the_split_never_changes_the_rounds():
     plain = []
     for report in reports:
         data = report.to_json()
-        for key in ("split", "by_decision"):
+        for key in ("split", "by_decision", "by_choice"):
             data.pop(key)
         data["counters"].pop("split_rollouts")
         for seat in data["seats"]:
@@ -151,3 +151,48 @@ def test_a_shared_self_play_baseline_changes_no_figure():
             b.self_play_value, b.self_play_half_width, b.self_play_rounds)
     with pytest.raises(AgentError, match="baseline"):
         local_best_response(bot("tempo"), variant=RSPX3, rounds=5, baseline=baseline)
+
+
+def test_what_the_lookahead_played_adds_up_and_names_the_continuations_play():
+    """LBRReport.by_choice: at each decision kind and sub-key, the lookahead's choices
+    add up to its decisions there and their advantages to that row's gain; the
+    continuation's shares add up to 1 a decision and name what it plays: the honest
+    bot tells the truth after a peek (silent on the Peasant, Robin or the Sheriff
+    evenly on the Trickster) and passes every claim. Planted bugs caught: the
+    continuation's probabilities recorded after the fresh rollouts had reused the
+    arrays (shares off 1), announcements labelled one character off (the honest
+    bot's truth read as another claim), the advantage left out of the choice's sum."""
+    options = dict(variant=DUEL8, continuation="honest", rounds=300, seed=4,
+                   particles=32, rollouts=8)
+    report = local_best_response(bot("heuristic"), **options)
+    choices = report.by_choice
+    decisions = report.by_decision.set_index(["kind", "sub_key"])
+    for (kind, sub), group in choices.groupby(["kind", "sub_key"]):
+        row = decisions.loc[(kind, sub)]
+        assert group["decisions"].sum() == row["decisions"]
+        assert abs(group["lbr_share"].sum() - 1) < 1e-9
+        assert abs(group["strategy_share"].sum() - 1) < 1e-9, (kind, sub, group)
+        taken = group[group["decisions"] > 0]
+        summed = (taken["gain_per_decision"] * taken["decisions"]).sum()
+        assert abs(summed / (2 * options["rounds"]) - row["gain"]) < 1e-9
+        plays = dict(zip(group["played"], group["strategy_share"]))
+        labels = set(group["played"])
+        if kind == "after_peek":
+            assert all(label == "silent" or label.startswith("announce ")
+                       for label in labels), labels
+            if sub == "Peasant":
+                assert abs(plays["silent"] - 1) < 1e-9
+            elif sub == "Trickster":
+                assert abs(plays["announce Robin"] - 0.5) < 1e-9
+                assert abs(plays["announce Sheriff"] - 0.5) < 1e-9
+            else:
+                assert abs(plays[f"announce {sub}"] - 1) < 1e-9, (sub, plays)
+        elif kind == "respond":
+            assert labels <= {"challenge", "pass"} and abs(plays["pass"] - 1) < 1e-9
+        elif kind == "turn":
+            assert labels <= {"peek", "use"}
+        else:
+            assert labels <= {"reveal", "pick", "keep", "swap"}, labels
+    assert set(choices["kind"]) == {"turn", "after_peek", "respond", "power"}
+    data = json.loads(json.dumps(report.to_json()))
+    assert len(data["by_choice"]) == len(choices)

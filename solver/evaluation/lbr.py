@@ -16,7 +16,9 @@ The report also splits the gain over the continuation by decision (`by_decision`
 after a peek, by the card; respond, by the claim; power, by its character): at each
 lookahead decision the advantage of the action taken over the continuation's mix,
 valued on fresh rollouts, summed per round (the performance-difference lemma; docs/lbr.md,
-"Where the gain comes from, by decision").
+"Where the gain comes from, by decision"), and says what the lookahead played there
+(`by_choice`): how often it took each kind of action, its mean advantage where it did,
+and how often the continuation takes that kind of action at the same decisions.
 """
 
 from __future__ import annotations
@@ -55,6 +57,9 @@ Z95 = 1.959964
 BY_DECISION_COLUMNS = ("kind", "sub_key", "decisions", "decisions_per_round", "gain",
                        "half_width", "gain_lo", "gain_hi")
 TOTAL_KIND = "all"   # the split's row of every decision together
+# the choice split's columns (LBRReport.by_choice)
+BY_CHOICE_COLUMNS = ("kind", "sub_key", "played", "decisions", "lbr_share",
+                     "strategy_share", "gain_per_decision")
 
 
 @dataclasses.dataclass
@@ -67,6 +72,9 @@ class SeatSplit:
     sums: np.ndarray
     squares: np.ndarray
     decisions: np.ndarray
+    choices: np.ndarray | None = None        # rows x labels: the lookahead's actions
+    choice_gain: np.ndarray | None = None    # rows x labels: their advantages summed
+    strategy_mass: np.ndarray | None = None  # rows x labels: the continuation's mass
 
     def mean_and_half_width(self) -> tuple[np.ndarray, np.ndarray]:
         """Per row: the mean advantage a round and its 95% normal half-width."""
@@ -107,6 +115,52 @@ def by_decision_frame(splits: tuple[SeatSplit, SeatSplit]) -> pd.DataFrame:
                      "decisions_per_round": decisions[row] / rounds, "gain": gain,
                      "half_width": half, "gain_lo": gain - half, "gain_hi": gain + half})
     return pd.DataFrame(rows, columns=list(BY_DECISION_COLUMNS))
+
+
+def choice_label(label: int) -> str:
+    """The name of a choice split label (solver.search kernels' CHOICE_*): `peek`,
+    `use`, `reveal`, `pick`, then the fixed actions as the game writes them (`silent`,
+    `announce Robin`, `challenge`, `pass`, `keep`, `swap`, `name Peasant`)."""
+    if label < kl.CHOICE_FIXED:
+        return ("peek", "use", "reveal", "pick")[label]
+    code = label - kl.CHOICE_FIXED
+    if k.A_ANNOUNCE <= code < k.A_ANNOUNCE + k.NUM_CHARACTERS:
+        return f"announce {NAMES[code - k.A_ANNOUNCE]}"
+    if k.A_NAME <= code < k.A_NAME + k.NUM_CHARACTERS:
+        return f"name {NAMES[code - k.A_NAME]}"
+    return {k.A_SILENT: "silent", k.A_CHALLENGE: "challenge", k.A_PASS: "pass",
+            k.A_KEEP: "keep", k.A_SWAP: "swap"}[code]
+
+
+def by_choice_frame(splits: tuple[SeatSplit, SeatSplit]) -> pd.DataFrame:
+    """What the lookahead played at each decision kind and sub-key of the split, both
+    seats together: one row per kind of action (`played`, `choice_label`) that either
+    the lookahead or its continuation takes there. `lbr_share` is the share of the
+    lookahead's decisions there on which it took it, `strategy_share` the continuation's
+    mean probability of it at the same decisions (what the strategy itself would have
+    played, when the LBR continues as the strategy), `gain_per_decision` the mean
+    advantage over the continuation where the lookahead took it (NaN where it never
+    did; valued like `by_decision`). A leak reads as a large lbr_share where the
+    strategy_share is small, with a positive gain per decision."""
+    choices = splits[0].choices + splits[1].choices
+    gains = splits[0].choice_gain + splits[1].choice_gain
+    mass = splits[0].strategy_mass + splits[1].strategy_mass
+    decisions = splits[0].decisions + splits[1].decisions
+    rows = []
+    for row in range(kl.SPLIT_TOTAL):
+        if decisions[row] == 0:
+            continue
+        kind, sub = _row_names(row)
+        for label in range(kl.CHOICE_LABELS):
+            if choices[row, label] == 0 and mass[row, label] < 1e-12:
+                continue
+            taken = int(choices[row, label])
+            rows.append({"kind": kind, "sub_key": sub, "played": choice_label(label),
+                         "decisions": taken, "lbr_share": taken / decisions[row],
+                         "strategy_share": mass[row, label] / decisions[row],
+                         "gain_per_decision": (gains[row, label] / taken if taken
+                                               else float("nan"))})
+    return pd.DataFrame(rows, columns=list(BY_CHOICE_COLUMNS))
 
 
 @dataclasses.dataclass
@@ -157,6 +211,12 @@ class LBRReport:
         return None if self.splits is None else by_decision_frame(self.splits)
 
     @property
+    def by_choice(self) -> pd.DataFrame | None:
+        """What the lookahead played where it decided, against what the continuation
+        plays there (`by_choice_frame`; docs/lbr.md); None when the run was not split."""
+        return None if self.splits is None else by_choice_frame(self.splits)
+
+    @property
     def gain(self) -> float:
         """Mean over seats of (LBR payoff - the agent's self-play payoff in that seat).
 
@@ -190,7 +250,15 @@ class LBRReport:
                 "gain_half_width_95": self.half_width, "gain_lo": lo, "gain_hi": hi,
                 "counters": totals, "seats": seats, "split": self.split,
                 "by_decision": (None if split is None
-                                else split.to_dict(orient="records"))}
+                                else split.to_dict(orient="records")),
+                "by_choice": (None if split is None
+                              else records_without_nan(self.by_choice))}
+
+
+def records_without_nan(frame: pd.DataFrame) -> list[dict]:
+    """A frame's rows as dicts, NaN written as None (JSON has no NaN)."""
+    return [{key: (None if isinstance(value, float) and math.isnan(value) else value)
+             for key, value in row.items()} for row in frame.to_dict(orient="records")]
 
 
 def _check_variant(agent: Agent, variant) -> Variant:
@@ -362,7 +430,9 @@ def local_best_response(agent: Agent, *, rounds: int = 2000, seed: int = 0,
     splits = None
     if split != "off":
         splits = tuple(SeatSplit(rounds, a.sums.copy(), a.squares.copy(),
-                                 a.decisions.copy()) for a in accumulators)
+                                 a.decisions.copy(), a.choices.copy(),
+                                 a.choice_gain.copy(), a.strategy_mass.copy())
+                       for a in accumulators)
     return LBRReport(agent.name, str(variant), int(seed), particles, rollouts, continuation,
                      tuple(seats), kinds, split, splits)
 

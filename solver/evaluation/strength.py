@@ -48,7 +48,8 @@ import pandas as pd
 
 from solver.players.agents import BOTS, Agent, AgentError, bot
 from solver.evaluation.exploiter import exploit
-from solver.evaluation.lbr import SelfPlayBaseline, local_best_response, self_play_baseline
+from solver.evaluation.lbr import (SelfPlayBaseline, local_best_response, records_without_nan,
+                                  self_play_baseline)
 from solver.evaluation.league import HELD_OUT, LEAGUE
 from solver.evaluation.tournament import Z95, coverage_frame, head_to_head
 
@@ -71,6 +72,9 @@ class Opponent:
     # a local best response's gain over its continuation, by decision (LBRReport)
     by_decision: pd.DataFrame | None = dataclasses.field(default=None, repr=False,
                                                          compare=False)
+    # what it played there, beside the strategy's own play (LBRReport.by_choice)
+    by_choice: pd.DataFrame | None = dataclasses.field(default=None, repr=False,
+                                                       compare=False)
 
     def row(self) -> dict:
         return {"opponent": self.name, "method": self.method, "gain": self.gain,
@@ -219,7 +223,9 @@ def lbr_split(opponents: Sequence[Opponent], bound: Bound | None,
     best response, else from the local best response with the largest gain on the
     selection sample (whose split shares that selection's upward bias). `each` holds
     every local best response's split on the selection sample (measure's
-    split_runs="every"; empty when only the replay splits). None without one."""
+    split_runs="every"; empty when only the replay splits); `choices` what the chosen
+    one played at each decision beside its continuation (LBRReport.by_choice; absent
+    when it was not recorded). None without one."""
     split = [o for o in opponents if o.by_decision is not None]
     if (bound is not None and bound.opponent_method == "local best response"
             and replayed is not None and replayed.by_decision is not None):
@@ -231,7 +237,30 @@ def lbr_split(opponents: Sequence[Opponent], bound: Bound | None,
     return {"opponent": source.name, "sample": sample, "gain": source.gain,
             "half_width": source.half_width, "rounds": source.rounds, "seed": source.seed,
             "rows": source.by_decision.to_dict(orient="records"),
+            "choices": (None if source.by_choice is None
+                        else records_without_nan(source.by_choice)),
             "each": {o.name: o.by_decision.to_dict(orient="records") for o in split}}
+
+
+def choices_at_leaks(split: dict, leaks: int = 3) -> pd.DataFrame | None:
+    """What the local best response played at the `leaks` decisions where it gains
+    most (a split's `choices` beside its `rows`), each action it or the strategy took
+    there: its share of the lookahead's decisions, the strategy's own share at the
+    same decisions, and the mean advantage where the lookahead took it. Indexed by
+    (kind, sub-key, played); None when the split has no choices."""
+    if not split.get("choices"):
+        return None
+    table = by_decision_table(split["rows"])
+    top = [key for key in table.index if key[0] != "all"][:leaks]
+    frame = pd.DataFrame(split["choices"])
+    parts = []
+    for kind, sub in top:
+        rows = frame[(frame["kind"] == kind) & (frame["sub_key"] == sub)]
+        parts.append(rows.sort_values("lbr_share", ascending=False, kind="stable"))
+    if not parts:
+        return None
+    out = pd.concat(parts).set_index(["kind", "sub_key", "played"])
+    return out[["lbr_share", "strategy_share", "gain_per_decision", "decisions"]]
 
 
 def by_decision_table(rows: Sequence[dict]) -> pd.DataFrame:
@@ -286,7 +315,7 @@ def _lbr(strategy: Agent, continuation: str, rounds: int, seed: int,
                     report.gain, report.half_width,
                     f"{rounds:,} rounds a seat, {report.particles} particles, "
                     f"{regenerations} belief regenerations", rounds, seed,
-                    report.by_decision)
+                    report.by_decision, report.by_choice)
 
 
 def measure(strategy: Agent, *, rounds: int = 20_000, seed: int = 0,

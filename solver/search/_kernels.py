@@ -42,6 +42,7 @@ from solver.mccfr.kernels import below as _below, payoff as _payoff, uniform as 
 from solver.mccfr.kernels import next_u64 as _next
 
 from ._split import (SPLIT_OFF, SPLIT_REUSE, SPLIT_SALT, SPLIT_TOTAL, _close_split,
+                     _record_choice, _record_strategy,
                      _split_row)
 
 # ----- one observed step: a player action and the chance that follows it -----------------
@@ -603,6 +604,8 @@ def _advantage(state, know, belief, match, ws, a, split, counters):
         mix[g] = 0.0
     for i in range(m):
         mix[ws.gid[i]] += ws.probs[i]
+    row = _split_row(state)
+    _record_strategy(split, row, ws.legal, ws.probs, m, rules[k.R_N])
     adv = 0.0
     if mix[chosen] < 1.0 - 1e-12:
         if cfg[G_SPLIT] == SPLIT_REUSE:
@@ -622,11 +625,11 @@ def _advantage(state, know, belief, match, ws, a, split, counters):
                     adv += mix[g] * (mine - _group_value(g, m, state, belief, match, idx,
                                                          ws, rng, counters,
                                                          C_SPLIT_ROLLOUTS))
-    row = _split_row(state)
     split.round[row] += adv
     split.round[SPLIT_TOTAL] += adv
     split.decisions[row] += 1
     split.decisions[SPLIT_TOTAL] += 1
+    _record_choice(split, row, a, adv, rules[k.R_N])
 
 
 # ===== workspace ==========================================================================

@@ -15,7 +15,8 @@ from ._kernels import (  # noqa: F401  (re-exported layout)
     G_SEARCH_KINDS, G_SIZE, G_SPLIT, Belief, Match, Workspace,
 )
 from ._split import (  # noqa: F401  (re-exported layout)
-    SPLIT_FRESH, SPLIT_OFF, SPLIT_REUSE, SPLIT_SIZE, SPLIT_SUBKEYS, SPLIT_TOTAL, Split,
+    CHOICE_FIXED, CHOICE_LABELS, SPLIT_FRESH, SPLIT_OFF, SPLIT_REUSE, SPLIT_SIZE,
+    SPLIT_SUBKEYS, SPLIT_TOTAL, Split,
 )
 from ._kernels import (  # noqa: F401  (re-exported kernels)
     _belief_after as belief_after,
