@@ -26,7 +26,7 @@ from random_rounds import random_decisions
 from solver.exact import build_robinwood_tree
 from solver.knowledge.beliefs import seat_belief
 from solver.players.agents import AgentPolicy, bot
-from solver.scripted.sound import break_even, round_value
+from solver.scripted.sound import break_even, claim_break_even, round_value
 
 TEAM = "Robin+Sheriff+Peasant+Innkeeper+Traitor:players=4,teams=true,max_turns=6"
 POWERS = "Robin+Companion+Sheriff+Deputy+Peasant+Witch+Monk+Traitor"
@@ -120,16 +120,18 @@ def test_the_break_even_of_equal_stakes_is_one_half_and_moves_with_the_strikes()
 def test_a_claims_break_even_uses_its_power_as_the_default_values_it():
     """The report's break-even per claimed character (the start of a round): a Peasant's
     is the bare one half; a Companion's and a Deputy's are break_even with the default's
-    tempo and power settings as the cost (0.05, 0.02); the leaders' is left unstated.
-    Catches a claim mapped to another's power, or a cost left out."""
-    from solver.scripted.sound import claim_break_even
+    tempo and power settings as the cost; the leaders' is left unstated. Catches a
+    claim mapped to another's power, or a cost left out."""
+    from solver.scripted.kernels import P_POWER_VALUE, P_TEMPO, SOUND_DEFAULTS
 
     v = game_def.parse("standard")
+    tempo, power = SOUND_DEFAULTS[P_TEMPO], SOUND_DEFAULTS[P_POWER_VALUE]
+    assert tempo != power
     assert claim_break_even(v, int(Character.PEASANT)) == pytest.approx(0.5)
     assert claim_break_even(v, int(Character.COMPANION)) == \
-        pytest.approx(break_even(v, (0, 0), 1, 0, power_cost=0.05))
+        pytest.approx(break_even(v, (0, 0), 1, 0, power_cost=tempo))
     assert claim_break_even(v, int(Character.DEPUTY)) == \
-        pytest.approx(break_even(v, (0, 0), 1, 0, power_cost=0.02))
+        pytest.approx(break_even(v, (0, 0), 1, 0, power_cost=power))
     assert claim_break_even(v, int(Character.COMPANION)) < \
         claim_break_even(v, int(Character.DEPUTY)) < 0.5
     assert np.isnan(claim_break_even(v, int(Character.ROBIN)))
@@ -194,16 +196,93 @@ def test_it_passes_a_likely_claim_and_challenges_an_impossible_one():
 
 def test_it_tells_the_truth_and_hides_a_leader_it_cannot_unmask_with():
     """After a peek at the start of a round: a Companion, a Peasant and the Witch are
-    announced as they are; Robin is kept quiet (its unmasking would almost surely miss);
-    the Trickster's forced lie is a claim that is unlikely to be challenged, not a
-    leader. Catches announcing a leader with nothing located, and bluffing."""
+    announced as they are more often than anything else; Robin is kept quiet more often
+    than anything else (its unmasking would almost surely miss) and never claimed; no
+    card is passed off as a leader, not even the Trickster's forced lie. Catches
+    announcing a leader with nothing located, bluffing a leader, and bluffs that
+    outweigh the truth."""
     g = game_def.load_game("standard")
     for card in ("Companion", "Peasant", "Witch"):
-        assert _probs(g, game_def.play(g, "peek 0", f"deal {card}")) == {
-            f"announce {card}": 1.0}
-    assert _probs(g, game_def.play(g, "peek 0", "deal Robin")) == {"silent": 1.0}
+        probs = _probs(g, game_def.play(g, "peek 0", f"deal {card}"))
+        assert max(probs, key=probs.get) == f"announce {card}", probs
+        assert not {"announce Robin", "announce Sheriff"} & set(probs)
+    probs = _probs(g, game_def.play(g, "peek 0", "deal Robin"))
+    assert max(probs, key=probs.get) == "silent"
+    assert not {"announce Robin", "announce Sheriff"} & set(probs)
     lie = _probs(g, game_def.play(g, "peek 0", "deal Trickster"))
     assert not {"announce Robin", "announce Sheriff"} & set(lie)
+
+
+def _equilibrium_bluffs(variant, peeked):
+    """The sound default's bluff mix after a peek at the start of a round, computed by
+    hand from the module's formula (docs/sound-play.md, "After a peek"): each claim X
+    but the truth and the leaders, with a power worth something, gets r = b p / ((1 -
+    b)(1 - p)), p = X's count over the face-down cards, b its break-even; each is then
+    divided by 1 + the sum of the r, and the rest is the honest choice's."""
+    face_down = sum(variant.counts) - 1          # the Traitor lies face up
+    rates = {}
+    for character in Character:
+        count = variant.counts[int(character)]
+        if (character.label in (peeked, "Robin", "Sheriff", "Peasant", "Trickster",
+                                "Traitor") or count == 0):
+            continue
+        b = claim_break_even(variant, int(character))
+        p = count / face_down
+        rates[f"announce {character.label}"] = b * p / ((1 - b) * (1 - p))
+    total = sum(rates.values())
+    return {name: r / (1 + total) for name, r in rates.items()}, 1 / (1 + total)
+
+
+@pytest.mark.parametrize("peeked, honest", [("Robin", "silent"),
+                                            ("Deputy", "announce Deputy"),
+                                            ("Companion", "announce Companion")])
+def test_its_bluffs_are_the_equilibrium_rates(peeked, honest):
+    """After a peek at the start of a round on the printed deck, every bluff has the
+    rate at which the other seat's challenge of it just breaks even (the plain-Python
+    formula above, from the break-evens of solver.scripted.sound and the deck's
+    counts), to 1e-9, and the honest choice keeps the rest. Planted bugs caught: the
+    rates left unnormalised by 1 + their sum (they and the truth's share then exceed
+    1 before the spread), the truth's own claim bluffed, p taken from the player's
+    own belief (1 for the card it saw)."""
+    g = game_def.load_game("standard")
+    bluffs, rest = _equilibrium_bluffs(game_def.parse("standard"), peeked)
+    probs = _probs(g, game_def.play(g, "peek 0", f"deal {peeked}"))
+    assert set(probs) == set(bluffs) | {honest}
+    for name, rate in bluffs.items():
+        assert probs[name] == pytest.approx(rate, abs=1e-9), name
+    assert probs[honest] == pytest.approx(rest, abs=1e-9)
+
+
+def test_a_forced_lie_takes_the_bluffs_proportions():
+    """A peeked Trickster must lie: it lies in the proportions of the equilibrium bluff
+    rates, not always on the claim least likely to be challenged (which a reader of its
+    strategy would then challenge). Planted bug caught: the lie left on the best
+    value's single claim."""
+    g = game_def.load_game("standard")
+    bluffs, _ = _equilibrium_bluffs(game_def.parse("standard"), "Trickster")
+    total = sum(bluffs.values())
+    probs = _probs(g, game_def.play(g, "peek 0", "deal Trickster"))
+    assert set(probs) == set(bluffs)
+    for name, rate in bluffs.items():
+        assert probs[name] == pytest.approx(rate / total, abs=1e-9), name
+
+
+def test_it_deters_bluffs_it_cannot_catch_by_belief():
+    """Seat 1 has seen nothing; seat 0 claims a Companion at its first peek. By belief
+    the claim is likely true (a challenge would lose on average), but a seat that made
+    it from every card would be false more often than the break-even: seat 1 challenges
+    at the rate G / (G + S) that makes a bluff worth nothing to the claimant, G the
+    extra turn's value (the tempo setting), S a strike's (1/3 at no strikes). A
+    Peasant claim runs no power, so nothing is gained by bluffing it: pass. Planted bug
+    caught: the rate taken from the responder's side (S its own strike, W its cost)."""
+    from solver.scripted.kernels import P_TEMPO, SOUND_DEFAULTS
+
+    g = game_def.load_game("standard")
+    tempo = SOUND_DEFAULTS[P_TEMPO]
+    probs = _probs(g, game_def.play(g, "peek 0", "deal Witch", "announce Companion"))
+    assert probs["challenge"] == pytest.approx(tempo / (tempo + 1 / 3), abs=1e-12)
+    assert _probs(g, game_def.play(g, "peek 0", "deal Witch", "announce Peasant")) == {
+        "pass": 1.0}
 
 
 def test_it_unmasks_the_cards_it_has_located_first():

@@ -52,10 +52,12 @@ _BOT_KIND = {"uniform": ka.UNIFORM, "honest": ka.HONEST, "paranoid": ka.PARANOID
              **FALLBACK_RULE_KINDS}
 # the options each bot takes (`name:option=value,...` in load_agent; defaults in bot())
 _BOT_OPTIONS = {"heuristic": ("bluff", "challenge_below"), "threshold_challenger": ("t",),
-                "sound": ("claim_weight", "tempo", "power", "bluff_caught")}
+                "sound": ("claim_weight", "tempo", "power", "bluff_caught", "deter",
+                          "bluff_share")}
 # the sound default's options, in its settings' order (solver.scripted.kernels.P_*)
 SOUND_OPTIONS = {"claim_weight": lg.P_CLAIM_WEIGHT, "tempo": lg.P_TEMPO,
-                 "power": lg.P_POWER_VALUE, "bluff_caught": lg.P_BLUFF_CAUGHT}
+                 "power": lg.P_POWER_VALUE, "bluff_caught": lg.P_BLUFF_CAUGHT,
+                 "deter": lg.P_DETER, "bluff_share": lg.P_BLUFF}
 
 
 class AgentError(RobinWoodError):
@@ -245,7 +247,9 @@ def bot(name: str, bluff: float = lg.DEFAULT_BLUFF,
     `challenge_below` are the heuristic bot's rates, `t` the threshold_challenger's
     threshold, `sound` the sound default's settings (SOUND_OPTIONS: claim_weight, a
     likelihood ratio of at least 1; tempo and power, values in payoff units from 0 to 1;
-    bluff_caught, a probability); the other bots ignore them."""
+    bluff_caught, a probability; deter and bluff_share, the shares of the deterring challenge
+    rate and of the equilibrium bluff rate it plays, from 0 to 1); the other bots
+    ignore them."""
     if name not in _BOT_KIND:
         raise AgentError(f"unknown bot {name!r}: choose one of "
                          f"{', '.join(BOT_NAMES + HELD_OUT_BOTS + FALLBACK_RULE_NAMES)}")

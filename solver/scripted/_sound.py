@@ -10,11 +10,21 @@ under the seat's belief about the cards, at any table size.
   claim's break-even S_me / (S_me + S_claimant + W): S_me what the responder loses by a
   strike (a true claim), S_claimant what it gains by the claimant's (a false one), W
   what the claim's power costs it when it runs (it runs unless a false claim is caught;
-  `_break_even` has the case of a strike that eliminates the responder). A partner's
-  claim is never challenged.
+  `_break_even` has the case of a strike that eliminates the responder). Below it,
+  when a claimant who made this claim from every other card would be false often
+  enough to pay (the claim's own evidence taken out), challenge at the deterring rate
+  G / (G + S): G what the claim's power is worth to the claimant, S its strike, so that
+  a bluff gains it nothing on average (`_deterrence`). A partner's claim is never
+  challenged.
 - **After a peek**: silent, the truth or another claim, whichever is worth most, each
   claim's chance of being challenged taken from the same rule as the other seats would
-  apply it to what is public (and to what they saw, where they looked).
+  apply it to what is public (and to what they saw, where they looked). Then, where no
+  other seat has looked at the card, each claim whose power is worth something gets
+  the equilibrium bluff rate: r = b p / ((1 - b)(1 - p)) (p the public belief in that
+  character there, b the least break-even of the other seats) over 1 + the sum of the
+  r, the rate at which a challenge of that claim just breaks even when the card's own
+  holders tell the truth only as often as they do not bluff; the rest stays on the
+  chosen action (`_mix_bluffs`). A peeked Trickster lies in the same proportions.
 - **Turns and powers**: sure wins first; peek the card it knows least; unmask the
   likeliest cards of the target camp; shuffle with the Deputy the cards others have
   looked at; look with the Witch where its own knowledge is weakest.
@@ -40,8 +50,11 @@ P_CLAIM_WEIGHT = 0     # the likelihood ratio of a claim in the belief
 P_TEMPO = 1            # what an extra turn (the Companion) is worth, payoff units
 P_POWER_VALUE = 2      # what the Monk's, Witch's, Deputy's or Innkeeper's power is worth
 P_BLUFF_CAUGHT = 3     # the least chance it gives a false claim of its own of being caught
-NUM_SOUND_PARAMS = 4
-SOUND_DEFAULTS = np.array([ab.DEFAULT_CLAIM_WEIGHT, 0.05, 0.02, 0.75])
+P_DETER = 4            # the share of the deterring challenge rate it plays (0: never below
+                       # the break-even)
+P_BLUFF = 5            # the share of the equilibrium bluff rate it plays after a peek
+NUM_SOUND_PARAMS = 6
+SOUND_DEFAULTS = np.array([ab.DEFAULT_CLAIM_WEIGHT, 0.2, 0.1, 0.75, 1.0, 1.0])
 
 
 # ----- values ---------------------------------------------------------------------------
@@ -204,16 +217,49 @@ def _challenge(settings, state, rules, know, seat, belief, lives):
     if said == k.ROBIN or said == k.SHERIFF:
         chance = _their_unmasking(state, rules, know, seat, belief, said)
     cost = -_power_gain(settings, state, rules, lives, seat, claimant, said, chance)
-    return 1.0 if q > _break_even(rules, lives, seat, claimant, cost) else 0.0
+    return _challenge_rate(settings, state, rules, lives, seat, claimant, said, chance,
+                           q, _break_even(rules, lives, seat, claimant, cost))
+
+
+@jit
+def _challenge_rate(settings, state, rules, lives, seat, claimant, said, chance, q, b):
+    """How often `seat` challenges a claim it believes false with probability q (the
+    claim's evidence counted) against its break-even b: always above b; below it, the
+    deterring rate where a claimant who made this claim from every other card would be
+    false more often than b (the prior q0, the claim's weight taken out of q: with
+    weight w, p_w = w p0 / (w p0 + 1 - p0)), else never."""
+    if q > b:
+        return 1.0
+    w = settings[P_CLAIM_WEIGHT]
+    p = 1.0 - q
+    prior_false = 1.0 - p / (p + w * (1.0 - p))
+    if prior_false <= b:
+        return 0.0
+    return min(_deterrence(settings, state, rules, lives, claimant, said, chance), 1.0)
+
+
+@jit
+def _deterrence(settings, state, rules, lives, claimant, said, chance):
+    """The challenge rate at which a false claim of `said` gains `claimant` nothing on
+    average: its power is worth G to it when it runs, a caught bluff costs it its
+    strike S, so (1 - c) G = c S and c = G / (G + S), times P_DETER; 0 when the power
+    is worth nothing to it."""
+    gain = _power_gain(settings, state, rules, lives, claimant, claimant, said, chance)
+    if gain <= 0.0:
+        return 0.0
+    strike = _value(rules, lives, claimant) - _after_strike(rules, lives, claimant,
+                                                            claimant)
+    return settings[P_DETER] * gain / (gain + strike)
 
 
 # ----- after a peek ----------------------------------------------------------------------------
 @jit
 def _caught(settings, state, rules, know, seat, public, lives, pos, said, truth, my_chance):
     """The chance that a claim of `said` at `pos` by `seat` is challenged, as the other
-    seats would decide by the sound rule: a seat that has looked at the card (the look
-    mark says some other seat has) knows whether it is true; the others weigh the public
-    belief by the claim. A false claim is caught at least P_BLUFF_CAUGHT of the time."""
+    seats would decide by the sound rule (`_challenge_rate`, the likeliest challenger's):
+    a seat that has looked at the card (the look mark says some other seat has) knows
+    whether it is true; the others weigh the public belief by the claim. A false claim
+    is caught at least P_BLUFF_CAUGHT of the time."""
     weight = settings[P_CLAIM_WEIGHT]
     false = said != truth
     if know[ab.K_OTHER_LOOKED + seat * k.MAX_POSITIONS + pos]:
@@ -225,22 +271,23 @@ def _caught(settings, state, rules, know, seat, public, lives, pos, said, truth,
         if _side(rules, other, seat) or lives[other] <= 0:
             continue
         cost = -_power_gain(settings, state, rules, lives, other, seat, said, my_chance)
-        if q > _break_even(rules, lives, other, seat, cost):
-            caught = 1.0
+        b = _break_even(rules, lives, other, seat, cost)
+        caught = max(caught, _challenge_rate(settings, state, rules, lives, other, seat,
+                                             said, my_chance, q, b))
     if false:
         caught = max(caught, settings[P_BLUFF_CAUGHT])
     return caught
 
 
 @jit
-def _announce_values(settings, state, rules, know, seat, belief, lives, legal, m, values):
-    """values[i]: the worth of legal[i] after a peek, silent being 0 (module docstring)."""
+def _announce_values(settings, state, rules, know, seat, belief, public, lives, legal, m,
+                     values):
+    """values[i]: the worth of legal[i] after a peek, silent being 0 (module docstring);
+    `public` is the public belief (what a seat that has not looked knows)."""
     n = rules[k.R_N]
     base = 4 * n
     pos = state[k.S_PEEK_POS]
     truth = _known(know, seat, pos)    # the card it has just peeked
-    public = np.empty((n, k.NUM_CHARACTERS), dtype=np.float64)
-    ab.public_belief(rules, state, know, settings[P_CLAIM_WEIGHT], public)
     now = _value(rules, lives, seat)
     for i in range(m):
         code = legal[i] - base
@@ -264,6 +311,61 @@ def _announce_values(settings, state, rules, know, seat, belief, lives, legal, m
         else:
             values[i] = (1.0 - caught) * gain - caught * (
                 now - _after_strike(rules, lives, seat, seat))
+
+
+@jit
+def _mix_bluffs(settings, state, rules, know, seat, public, lives, legal, m, truth, w):
+    """Move the equilibrium bluff rate onto each claim but the truth and the leaders
+    whose power is worth something to `seat` (module docstring). A claim of X at a card
+    that is X with public belief p is false with probability (1 - p) beta / ((1 - p)
+    beta + p t) when every other card bluffs X at rate beta and an X tells the truth at
+    rate t; that equals b, the least break-even of the other seats, at beta = r t with
+    r = b p / ((1 - b)(1 - p)). With t = 1 - the sum of the betas (a card bluffs as
+    often as it does not tell the truth), t = 1 / (1 + sum r) and beta = r / (1 + sum r),
+    times P_BLUFF. Only where no other seat has looked at the card (one that has would
+    know the lie); the rest stays on w's choice. A peeked Trickster, which must lie,
+    lies in the proportions of the rates, so that its lies do not all fall on the one
+    claim least likely to be challenged (which a reader of the strategy would then
+    challenge)."""
+    pos = state[k.S_PEEK_POS]
+    if know[ab.K_OTHER_LOOKED + seat * k.MAX_POSITIONS + pos] or settings[P_BLUFF] <= 0.0:
+        return
+    base = 4 * rules[k.R_N]
+    rates = np.zeros(m, dtype=np.float64)
+    total = 0.0
+    for i in range(m):
+        code = legal[i] - base
+        if code < k.A_ANNOUNCE or code >= k.A_CHALLENGE:
+            continue
+        said = code - k.A_ANNOUNCE
+        if said == truth or said == k.ROBIN or said == k.SHERIFF:
+            continue
+        gain = _power_gain(settings, state, rules, lives, seat, seat, said, 0.0)
+        p = public[pos, said]
+        if gain <= 0.0 or p <= 0.0 or p >= 1.0:
+            continue
+        b = 1.0
+        for other in range(rules[k.R_PLAYERS]):
+            if _side(rules, other, seat) or lives[other] <= 0:
+                continue
+            cost = -_power_gain(settings, state, rules, lives, other, seat, said, 0.0)
+            b = min(b, _break_even(rules, lives, other, seat, cost))
+        if b >= 1.0:
+            continue
+        rates[i] = settings[P_BLUFF] * b * p / ((1.0 - b) * (1.0 - p))
+        total += rates[i]
+    if total <= 0.0:
+        return
+    if truth == k.TRICKSTER:   # a forced lie: the bluffs' own mix, so no claim carries it
+        for i in range(m):
+            w[i] = rates[i]
+        return
+    truth_rate = 1.0 / (1.0 + total)
+    chosen = 0.0
+    for i in range(m):
+        chosen += w[i]
+    for i in range(m):
+        w[i] = w[i] / chosen * truth_rate + rates[i] * truth_rate
 
 
 @jit
@@ -418,10 +520,13 @@ def _sound_probs(settings, state, rules, know, seat, legal, m, out):
         _turn(settings, state, rules, know, seat, belief, lives, legal, m, w)
     elif phase == k.PH_AFTER_PEEK:
         values = np.zeros(m, dtype=np.float64)
-        _announce_values(settings, state, rules, know, seat, belief, lives, legal, m,
-                         values)
+        public = np.empty((n, k.NUM_CHARACTERS), dtype=np.float64)
+        ab.public_belief(rules, state, know, settings[P_CLAIM_WEIGHT], public)
+        _announce_values(settings, state, rules, know, seat, belief, public, lives, legal,
+                         m, values)
         truth = _known(know, seat, state[k.S_PEEK_POS])
         _best(values, legal, m, 4 * n + k.A_ANNOUNCE + truth, w)
+        _mix_bluffs(settings, state, rules, know, seat, public, lives, legal, m, truth, w)
     elif phase == k.PH_RESPOND:
         challenge = _challenge(settings, state, rules, know, seat, belief, lives)
         for i in range(m):
