@@ -240,10 +240,8 @@ def test_its_bluffs_are_the_equilibrium_rates(peeked, honest):
     """After a peek at the start of a round on the printed deck, every bluff has the
     rate at which the other seat's challenge of it just breaks even (the plain-Python
     formula above, from the break-evens of solver.scripted.sound and the deck's
-    counts), to 1e-9, and the honest choice keeps the rest. Planted bugs caught: the
-    rates left unnormalised by 1 + their sum (they and the truth's share then exceed
-    1 before the spread), the truth's own claim bluffed, p taken from the player's
-    own belief (1 for the card it saw)."""
+    counts), to 1e-9, and the honest choice keeps the rest. Planted bug caught: the
+    truth's own claim given a bluff rate too (the Deputy and Companion cases fail)."""
     g = game_def.load_game("standard")
     bluffs, rest = _equilibrium_bluffs(game_def.parse("standard"), peeked)
     probs = _probs(g, game_def.play(g, "peek 0", f"deal {peeked}"))
@@ -256,8 +254,8 @@ def test_its_bluffs_are_the_equilibrium_rates(peeked, honest):
 def test_a_forced_lie_takes_the_bluffs_proportions():
     """A peeked Trickster must lie: it lies in the proportions of the equilibrium bluff
     rates, not always on the claim least likely to be challenged (which a reader of its
-    strategy would then challenge). Planted bug caught: the lie left on the best
-    value's single claim."""
+    strategy would then challenge). It fails on the rule before the bluff rates, which
+    passed every Trickster off as a Companion."""
     g = game_def.load_game("standard")
     bluffs, _ = _equilibrium_bluffs(game_def.parse("standard"), "Trickster")
     total = sum(bluffs.values())
@@ -274,7 +272,7 @@ def test_it_deters_bluffs_it_cannot_catch_by_belief():
     at the rate G / (G + S) that makes a bluff worth nothing to the claimant, G the
     extra turn's value (the tempo setting), S a strike's (1/3 at no strikes). A
     Peasant claim runs no power, so nothing is gained by bluffing it: pass. Planted bug
-    caught: the rate taken from the responder's side (S its own strike, W its cost)."""
+    caught: G counted in the strike too (c = G / (2G + S))."""
     from solver.scripted.kernels import P_TEMPO, SOUND_DEFAULTS
 
     g = game_def.load_game("standard")
