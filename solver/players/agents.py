@@ -57,7 +57,7 @@ _BOT_OPTIONS = {"heuristic": ("bluff", "challenge_below"), "threshold_challenger
 # the sound default's options, in its settings' order (solver.scripted.kernels.P_*)
 SOUND_OPTIONS = {"claim_weight": lg.P_CLAIM_WEIGHT, "tempo": lg.P_TEMPO,
                  "power": lg.P_POWER_VALUE, "bluff_caught": lg.P_BLUFF_CAUGHT,
-                 "deter": lg.P_DETER, "bluff_share": lg.P_BLUFF}
+                 "deter": lg.P_DETER, "bluff_share": lg.P_BLUFF_SHARE}
 
 
 class AgentError(RobinWoodError):

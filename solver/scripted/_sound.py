@@ -52,7 +52,7 @@ P_POWER_VALUE = 2      # what the Monk's, Witch's, Deputy's or Innkeeper's power
 P_BLUFF_CAUGHT = 3     # the least chance it gives a false claim of its own of being caught
 P_DETER = 4            # the share of the deterring challenge rate it plays (0: never below
                        # the break-even)
-P_BLUFF = 5            # the share of the equilibrium bluff rate it plays after a peek
+P_BLUFF_SHARE = 5            # the share of the equilibrium bluff rate it plays after a peek
 NUM_SOUND_PARAMS = 6
 SOUND_DEFAULTS = np.array([ab.DEFAULT_CLAIM_WEIGHT, 0.2, 0.1, 0.75, 1.0, 1.0])
 
@@ -322,13 +322,13 @@ def _mix_bluffs(settings, state, rules, know, seat, public, lives, legal, m, tru
     rate t; that equals b, the least break-even of the other seats, at beta = r t with
     r = b p / ((1 - b)(1 - p)). With t = 1 - the sum of the betas (a card bluffs as
     often as it does not tell the truth), t = 1 / (1 + sum r) and beta = r / (1 + sum r),
-    times P_BLUFF. Only where no other seat has looked at the card (one that has would
+    times P_BLUFF_SHARE. Only where no other seat has looked at the card (one that has would
     know the lie); the rest stays on w's choice. A peeked Trickster, which must lie,
     lies in the proportions of the rates, so that its lies do not all fall on the one
     claim least likely to be challenged (which a reader of the strategy would then
     challenge)."""
     pos = state[k.S_PEEK_POS]
-    if know[ab.K_OTHER_LOOKED + seat * k.MAX_POSITIONS + pos] or settings[P_BLUFF] <= 0.0:
+    if know[ab.K_OTHER_LOOKED + seat * k.MAX_POSITIONS + pos] or settings[P_BLUFF_SHARE] <= 0.0:
         return
     base = 4 * rules[k.R_N]
     rates = np.zeros(m, dtype=np.float64)
@@ -352,7 +352,7 @@ def _mix_bluffs(settings, state, rules, know, seat, public, lives, legal, m, tru
             b = min(b, _break_even(rules, lives, other, seat, cost))
         if b >= 1.0:
             continue
-        rates[i] = settings[P_BLUFF] * b * p / ((1.0 - b) * (1.0 - p))
+        rates[i] = settings[P_BLUFF_SHARE] * b * p / ((1.0 - b) * (1.0 - p))
         total += rates[i]
     if total <= 0.0:
         return
