@@ -287,14 +287,17 @@ class ProfileStatistics:
         one function builds the table: a column added here reaches the report and
         tables/ as it is.
 
-        break_even: the precision above which a challenge of that claim gains at the
-        start of a round (no strikes), from the strikes each side risks and the claim's
-        power as the sound default values it (solver.scripted.sound.claim_break_even,
-        docs/sound-play.md); NaN for the leaders, whose power's cost depends on the
-        unmasking's chance. below_break_even: the precision's whole interval lies
-        below it, so that those challenges lose on average."""
-        from solver.scripted.sound import claim_break_even
-
+        break_even: the precision above which a challenge of that claim gains, from
+        the strikes each side risks and the claim's power as the sound default values
+        it (solver.scripted.sound.claim_break_even, docs/sound-play.md), taken at the
+        strikes where each challenge was made and averaged over the challenges (the
+        start of a round's where none was): a seat ahead in strikes gains more by
+        striking the claimant than it risks, so its break-even is lower (1/3 for a
+        Peasant claim at two strikes to one), and a precision read against the start's
+        alone would call its sound challenges losing. NaN for the leaders, whose
+        power's cost depends on the unmasking's chance. below_break_even: the
+        precision's whole interval lies below it, so that those challenges lose on
+        average."""
         mass = self.counts.challenge.sum(axis=(0, 1, 2, 3))   # [said, true, did]
         claims = [(c.label, c, mass[int(c)]) for c in self.variant.announceable]
         claims.append(("all", None, sum(m for _, _, m in claims)))
@@ -307,12 +310,28 @@ class ProfileStatistics:
                 lo = hi = precision
             else:
                 lo, hi = self._interval(precision, per_round)
-            even = (claim_break_even(self.variant, int(character)) if character is not None
+            even = (self._challenged_break_even(int(character)) if character is not None
                     else np.nan)
             rows.append({"claim": name, "challenges_per_round": per_round,
                          "precision": precision, "lo": lo, "hi": hi, "break_even": even,
                          "below_break_even": bool(hi < even)})
         return pd.DataFrame(rows).set_index("claim")
+
+    def _challenged_break_even(self, character: int) -> float:
+        """The break-even of challenges of claims of `character`, at the strikes (the
+        challenger's, the claimant's) of each challenge, averaged by their mass; the
+        start of a round's where none was challenged."""
+        from solver.scripted.sound import claim_break_even
+
+        # [challenger strikes, claimant strikes] of the challenges of this claim
+        did = self.counts.challenge.sum(axis=(0, 3))[:, :, character, :, 1].sum(axis=2)
+        if did.sum() <= 0:
+            return claim_break_even(self.variant, character)
+        total = 0.0
+        for own, other in zip(*np.nonzero(did)):
+            total += did[own, other] * claim_break_even(
+                self.variant, character, seat=1, claimant=0, strikes=(int(other), int(own)))
+        return total / did.sum()
 
     def challenge_rates_by_strikes(self) -> pd.DataFrame:
         """challenge_rates split by the challenger's and the announcer's strikes."""

@@ -15,6 +15,8 @@ from click.testing import CliRunner
 
 import game_def
 from analysis import figures
+from game_def.characters import Character
+from solver.scripted.sound import claim_break_even
 from analysis.compare import compare
 from analysis.exact import profile_statistics_from_run
 from analysis.pages import dict_table, display_frame
@@ -278,8 +280,19 @@ def test_an_mccfr_report_opens_with_how_exploitable_the_strategy_is(tmp_path):
     assert list(precision.columns) == ["claim", "challenges_per_round", "precision", "lo",
                                        "hi", "break_even", "below_break_even"]
     even = precision.set_index("claim")["break_even"]
-    # a Peasant claim runs no power: each side risks one strike of equal worth, so 1/2
-    assert even["Peasant"] == pytest.approx(0.5) and np.isnan(even["Robin"])
+    # a Peasant claim runs no power: its break-even at each challenge's strikes (1/2 at
+    # equal strikes, 1/3 for a challenger ahead), averaged over the challenges as the
+    # split by strikes counts them; planted bug caught: the start's 1/2 alone
+    by_strikes = pd.read_csv(out / "tables" / "challenge_rates_by_strikes.csv")
+    peasant = by_strikes[(by_strikes["announced"] == "Peasant")
+                         & (by_strikes["challenges_per_round"] > 0)]
+    variant = game_def.parse("rspx:max_turns=3")
+    expected = sum(row.challenges_per_round * claim_break_even(
+        variant, int(Character.PEASANT),
+        strikes=(row.announcer_strikes, row.challenger_strikes))
+        for row in peasant.itertuples()) / peasant["challenges_per_round"].sum()
+    assert len(peasant) and even["Peasant"] == pytest.approx(expected, rel=1e-6)
+    assert np.isnan(even["Robin"])
     # play-time search: its table and a sentence in the summary, from search.json
     result = invoke("search", run, "honest", "counter", "blueprint", "--rounds", 30,
                     "--blueprint-rounds", 500, "--particles", 16, "--rollouts", 4,

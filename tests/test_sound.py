@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 import game_def
+from game_def import kernels as k
 from game_def.characters import Character
 from naive_belief import belief as twin_belief
 from random_rounds import random_decisions
@@ -135,6 +136,12 @@ def test_a_claims_break_even_uses_its_power_as_the_default_values_it():
     assert claim_break_even(v, int(Character.COMPANION)) < \
         claim_break_even(v, int(Character.DEPUTY)) < 0.5
     assert np.isnan(claim_break_even(v, int(Character.ROBIN)))
+    # two strikes a seat: a responder with both lives against a claimant with one gains
+    # the round (1 - 1/3) by a strike on it and risks 1/3, so 1/3; the other way 2/3
+    assert claim_break_even(v, int(Character.PEASANT), strikes=(1, 0)) == \
+        pytest.approx(1 / 3)
+    assert claim_break_even(v, int(Character.PEASANT), strikes=(0, 1)) == \
+        pytest.approx(2 / 3)
 
 
 @pytest.mark.parametrize("bluffs", [(0.1, 0.4), (0.25, 0.5), (0.5, 0.4)])
@@ -192,6 +199,27 @@ def test_it_passes_a_likely_claim_and_challenges_an_impossible_one():
     s = game_def.play(g, "peek 0", "deal Witch", "announce Peasant", "pass",
                       "peek 0", "silent", "peek 0", "announce Peasant")
     assert _probs(g, s) == {"challenge": 1.0}
+
+
+def test_it_challenges_a_peasant_claim_only_when_it_knows_it_false():
+    """A history from the sound default's self-play: seat 1 (no strikes) has seen a
+    Peasant at 2, and seat 0 (one strike of two) claims a Peasant at 4. By belief the
+    claim is false 0.38 of the time, above seat 1's break-even there (1/3: a strike on
+    seat 0 ends the round). But a Peasant claim gains its claimant nothing when false,
+    so only a forced lie makes one: pass. Planted bug caught: the threshold rule
+    applied to it (seat 1 challenged; in the demo's self-play such challenges caught a
+    false claim 8% of the time)."""
+    g = game_def.load_game("standard")
+    history = ("peek 8", "deal Trickster", "announce Companion", "pass", "peek 6",
+               "deal Sheriff", "silent", "peek 3", "deal Companion", "announce Companion",
+               "challenge", "peek 2", "deal Peasant", "announce Peasant", "pass", "peek 4",
+               "deal Peasant", "announce Peasant")
+    s = game_def.play(g, *history)
+    strikes = [int(s.core_state[k.S_STRIKES + seat]) for seat in (0, 1)]
+    assert s.current_player() == 1 and strikes == [1, 0]
+    q = 1 - seat_belief(s, 1)[4, int(Character.PEASANT)]
+    assert 1 / 3 < q < 1
+    assert _probs(g, s) == {"pass": 1.0}
 
 
 def test_it_tells_the_truth_and_hides_a_leader_it_cannot_unmask_with():

@@ -14,8 +14,10 @@ under the seat's belief about the cards, at any table size.
   two seats, when a claimant who made this claim from every other card would be false often
   enough to pay (the claim's own evidence taken out), challenge at the deterring rate
   G / (G + S): G what the claim's power is worth to the claimant, S its strike, so that
-  a bluff gains it nothing on average (`_deterrence`). A partner's claim is never
-  challenged.
+  a bluff gains it nothing on average (`_deterrence`). A claim whose power is worth
+  nothing to its claimant (the Peasant) is challenged only when the seat knows it false:
+  nobody gains by making it falsely, so the claim's evidence outweighs any share of the
+  belief. A partner's claim is never challenged.
 - **After a peek**: silent, the truth or another claim, whichever is worth most, each
   claim's chance of being challenged taken from the same rule as the other seats would
   apply it to what is public (and to what they saw, where they looked). Then, at two
@@ -227,7 +229,13 @@ def _challenge_rate(settings, state, rules, lives, seat, claimant, said, chance,
     claim's evidence counted) against its break-even b: always above b; below it, the
     deterring rate where a claimant who made this claim from every other card would be
     false more often than b (the prior q0, the claim's weight taken out of q: with
-    weight w, p_w = w p0 / (w p0 + 1 - p0)), else never."""
+    weight w, p_w = w p0 / (w p0 + 1 - p0)), else never. A claim whose power is worth
+    nothing to its claimant (the Peasant's) is never challenged short of proof: a false
+    one gains its claimant nothing, so only a forced lie makes one, and a forced lie
+    told there gains no more than one told on a claim held at its deterring rate."""
+    if q < 1.0 and said != k.ROBIN and said != k.SHERIFF and _power_gain(
+            settings, state, rules, lives, claimant, claimant, said, chance) <= 0.0:
+        return 0.0
     if q > b:
         return 1.0
     if not _two_sides_of_one(rules):

@@ -50,12 +50,13 @@ def break_even(variant: Variant, strikes: Sequence[int], seat: int, claimant: in
 
 
 def claim_break_even(variant: Variant, claimed: int, seat: int = 1,
-                     claimant: int = 0) -> float:
-    """The break-even of a challenge of a claim of `claimed` (a character) at the start
-    of a round (no strikes), with the sound default's own value of the claim's power
-    (docs/sound-play.md): nothing for a Peasant or a Traitor, its tempo setting for the
-    Companion, its power setting for the Monk, Witch, Deputy and Innkeeper. NaN for the
-    leaders, whose power's cost is the unmasking's chance, which depends on the state."""
+                     claimant: int = 0, strikes: Sequence[int] | None = None) -> float:
+    """The break-even of a challenge of a claim of `claimed` (a character) at these
+    strikes per seat (none: the start of a round), with the sound default's own value
+    of the claim's power (docs/sound-play.md): nothing for a Peasant or a Traitor, its
+    tempo setting for the Companion, its power setting for the Monk, Witch, Deputy and
+    Innkeeper. NaN for the leaders, whose power's cost is the unmasking's chance, which
+    depends on the state."""
     from ._sound import P_POWER_VALUE, P_TEMPO, SOUND_DEFAULTS
 
     if claimed in (k.ROBIN, k.SHERIFF):
@@ -63,4 +64,6 @@ def claim_break_even(variant: Variant, claimed: int, seat: int = 1,
     cost = {k.COMPANION: SOUND_DEFAULTS[P_TEMPO], k.MONK: SOUND_DEFAULTS[P_POWER_VALUE],
             k.WITCH: SOUND_DEFAULTS[P_POWER_VALUE], k.DEPUTY: SOUND_DEFAULTS[P_POWER_VALUE],
             k.INNKEEPER: SOUND_DEFAULTS[P_POWER_VALUE]}.get(claimed, 0.0)
-    return break_even(variant, (0,) * variant.players, seat, claimant, float(cost))
+    if strikes is None:
+        strikes = (0,) * variant.players
+    return break_even(variant, strikes, seat, claimant, float(cost))
