@@ -60,11 +60,13 @@ class SampledSettings:
     fallback: where the tables play their fallback rules (`robinwood solve`'s
     --fallback: "auto" is the project's default, the sound default at every claim and
     response; "sound:visits=50,turn_visits=50" lets a table play its own entries once
-    they have 50 updates)."""
+    they have 50 updates). The budgets' defaults are those at which `robinwood audit
+    standard` (every restriction) runs within 45 minutes on 2 cores (docs/audit.md);
+    larger ones narrow the intervals."""
 
-    iterations: int = 9600
-    rounds: int = 20_000
-    ladder_rounds: int = 400
+    iterations: int = 2400
+    rounds: int = 6000
+    ladder_rounds: int = 300
     seed: int = 0
     restrictions: tuple | None = None
     fallback: str = "auto"
