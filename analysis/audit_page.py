@@ -8,6 +8,7 @@ import re
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from .audit_words import band_sentence, first_screen
@@ -102,9 +103,27 @@ SAMPLED_NOTES = {
               "the column player, rotated over every seat, {ladder_rounds:,} rounds a "
               "seat on seeds that trained nothing; fair share {fair:.1%}. The diagonal "
               "(a player against copies of itself) reads the fair share within its "
-              "interval. skill_ladder.csv, its 95% half-widths in "
+              "interval.{search} skill_ladder.csv, its 95% half-widths in "
               "skill_ladder_half_width.csv; each player's mean in strength.csv.",
 }
+
+
+def _search_words(settings: dict) -> str:
+    """`, N with search` in the subtitle where the ladder has the searched table."""
+    rounds = settings.get("search_rounds", 0)
+    return f", {rounds:,} a seat with search" if rounds else ""
+
+
+def _search_note(settings: dict) -> str:
+    """The ladder note's words on the searched table's row, where there is one."""
+    rounds = settings.get("search_rounds", 0)
+    if not rounds:
+        return ""
+    return (f" The row table+search, the free table with play-time search "
+            f"(solver.search, its default settings), is played {rounds:,} rounds a seat "
+            f"against each player; its column is the other side of the same rounds, "
+            f"and its diagonal is blank (the searcher plays agents, not another "
+            f"searcher).")
 
 
 def _ladder_figure(ladder):
@@ -119,7 +138,9 @@ def _ladder_figure(ladder):
     ax.set_yticks(range(len(m)), m.index, fontsize=8)
     for i in range(len(m)):
         for j in range(len(m)):
-            ax.text(j, i, f"{100 * m.iat[i, j]:.0f}", ha="center", va="center", fontsize=6)
+            if np.isfinite(m.iat[i, j]):   # a cell not played stays blank
+                ax.text(j, i, f"{100 * m.iat[i, j]:.0f}", ha="center", va="center",
+                        fontsize=6)
     fig.colorbar(im, ax=ax, label=f"row's win share minus the fair {fair:.3g}")
     ax.set_title("Skill ladder: row player's win share (%) against the column player",
                  fontsize=9)
@@ -199,7 +220,8 @@ def write_audit(audit, out, band=None, generated: str | None = None) -> Path:
     shown = audit.restricted.drop(columns=["tree", "side"], errors="ignore").set_index(
         ["restriction", "seat"])
     notes = ({key: text.format(fair=audit.settings["fair_share"],
-                               rules=_rules_words(audit.settings), **audit.settings)
+                               rules=_rules_words(audit.settings),
+                               search=_search_note(audit.settings), **audit.settings)
               for key, text in SAMPLED_NOTES.items()}
              if sampled else NOTES)
     sections = [("Seats", notes["seats"], audit.seats, None, SEAT_KINDS),
@@ -222,7 +244,7 @@ def write_audit(audit, out, band=None, generated: str | None = None) -> Path:
         sub = (f"by Monte Carlo CFR ({st['iterations']:,} traversals a seat, seed "
                f"{st['seed']}, {rules}) and "
                f"seeded play ({st['rounds']:,} rounds a measure, {st['ladder_rounds']:,} "
-               f"a seat in the ladder) · {secs} · generated "
+               f"a seat in the ladder{_search_words(st)}) · {secs} · generated "
                f"{generated}")
     else:
         sub = (f"exact (DCFR to exploitability {audit.settings['target']:g} on the "

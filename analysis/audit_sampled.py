@@ -16,7 +16,13 @@ the same sections as analysis.audit, from Monte Carlo CFR tables and seeded play
 - The skill ladder: a round robin among uniform play, the scripted styles, the sound
   default and the free table: the row player in one seat (side) against copies of the
   column player, rotated over every seat, `ladder_rounds` rounds a seat, on seeds that
-  never trained anything (they start at LADDER_SEED).
+  never trained anything (they start at LADDER_SEED). With `search_rounds` (two seats
+  only: play-time search plays two-player rounds) the free table with play-time search
+  (solver.search.Searcher at its default settings) joins it as one more row, played
+  against every other player for `search_rounds` rounds a seat; its column is the
+  other side of the same rounds (at two seats a draw counts 1/2 to each, so the two
+  shares add to 1), and its diagonal is left empty (the searcher plays agents, not
+  another searcher).
 
 Every piece is written to the work folder as it finishes (training runs checkpoint
 themselves), so an interrupted audit resumes where it stopped (`resume=True`); the
@@ -45,6 +51,7 @@ Z95 = 1.959963984540054
 LADDER_SEED = 1_000_003   # ladder and seat seeds: apart from every training seed
 SCRIPTED_LADDER = ("uniform", "honest", "paranoid", "heuristic")
 TABLE = "table"
+SEARCHED = "table+search"
 
 
 class SampledAuditError(ValueError):
@@ -60,13 +67,17 @@ class SampledSettings:
     fallback: where the tables play their fallback rules (`robinwood solve`'s
     --fallback: "auto" is the project's default, the sound default at every claim and
     response; "sound:visits=50,turn_visits=50" lets a table play its own entries once
-    they have 50 updates). The budgets' defaults are those at which `robinwood audit
+    they have 50 updates); search_rounds: rounds a seat for each pair of the ladder's
+    row of the free table with play-time search (two seats only; 0 leaves it out: a
+    searched decision takes about a second, so 20 rounds a seat against the 14 other
+    players adds tens of minutes). The budgets' defaults are those at which `robinwood audit
     standard` (every restriction) runs within 45 minutes on 2 cores (docs/audit.md);
     larger ones narrow the intervals."""
 
     iterations: int = 2400
     rounds: int = 6000
     ladder_rounds: int = 300
+    search_rounds: int = 0
     seed: int = 0
     restrictions: tuple | None = None
     fallback: str = "auto"
@@ -77,6 +88,10 @@ class SampledSettings:
             if not isinstance(value, (int, np.integer)) or value < 1:
                 raise SampledAuditError(f"{name} must be a whole number of at least 1, "
                                         f"got {value!r}")
+        if not isinstance(self.search_rounds, (int, np.integer)) or self.search_rounds < 0:
+            raise SampledAuditError(f"search_rounds must be a whole number of at least 0 "
+                                    f"(0 leaves search out of the ladder), got "
+                                    f"{self.search_rounds!r}")
         from solver.players.agents import parse_fallback
 
         parse_fallback(self.fallback)   # a bad one is a one-line AgentError
@@ -240,6 +255,8 @@ def sampled_audit(text: str, work, settings: SampledSettings = SampledSettings()
     if recorded is not None and not resume:
         raise SampledAuditError(f"{work} already holds an audit of {recorded['variant']}: "
                                 f"add --resume to continue it, or choose another --out")
+    if recorded is not None:   # audits recorded before search_rounds had none
+        recorded.setdefault("search_rounds", 0)
     if recorded is not None and recorded != wanted:
         differ = sorted(k for k in wanted if recorded.get(k) != wanted[k])
         raise SampledAuditError(f"{work} holds an audit with other settings "
@@ -268,6 +285,8 @@ def sampled_audit(text: str, work, settings: SampledSettings = SampledSettings()
     seconds = {key: sum(run.get(key, 0.0) for run in runs) for key in seconds}
     info = {"method": "sampled", "iterations": settings.iterations,
             "rounds": settings.rounds, "ladder_rounds": settings.ladder_rounds,
+            "search_rounds": settings.search_rounds if SEARCHED in ladder.matrix.index
+            else 0,
             "seed": settings.seed, "fair_share": fair, "fallback": settings.fallback,
             "ladder": list(ladder.matrix.index), "work": str(work), "runs": len(runs)}
     return Audit(variant, seats, metrics, restricted, ladder, seconds, info,
@@ -377,6 +396,50 @@ def ladder_section(variant: Variant, work: Path, free, settings: SampledSettings
             _write_json(path, done)
         share[i] = done["share"]
         width[i] = done["half_width"]
+    if settings.search_rounds > 0 and searchable(variant):
+        names, share, width = _with_search_row(variant, work, free, players, names,
+                                               share, width, settings.search_rounds, say)
     return SkillLadder(variant, pd.DataFrame(share, index=names, columns=names),
                          fair_share(variant),
                          half_width=pd.DataFrame(width, index=names, columns=names))
+
+
+def searchable(variant: Variant) -> bool:
+    """Can the ladder hold the table with play-time search (two seats, no teams)?"""
+    return variant.players == 2 and not variant.teams
+
+
+def search_pair(searcher, opponent, rounds: int, seed: int) -> tuple[float, float]:
+    """The searcher's win share against `opponent` over both seats (a draw counting
+    1/2), and its 95% half-width: (1 + value) / 2 of solver.search.play_search."""
+    from solver.search import play_search
+
+    result = play_search(searcher, opponent, rounds=rounds, seed=seed)
+    return (1.0 + result.value) / 2.0, result.half_width / 2.0
+
+
+def _with_search_row(variant, work, free, players, names, share, width, rounds, say):
+    """The square ladder with the searched table's row and column added (module
+    docstring); the row kept in work/ladder/table+search.json."""
+    from solver.search import Searcher
+
+    path = work / "ladder" / f"{SEARCHED}.json"
+    done = _read_json(path)
+    if done is None or done.get("columns") != names or done.get("rounds") != rounds:
+        searcher = Searcher(free)
+        row = []
+        for j, b in enumerate(names):
+            say(f"skill ladder: {SEARCHED} against {b} ({rounds} rounds a seat)")
+            row.append(search_pair(searcher, players[b], rounds,
+                                   LADDER_SEED + 100 * (len(names) ** 2 + j)))
+        done = {"columns": names, "rounds": rounds, "share": [s for s, _ in row],
+                "half_width": [w for _, w in row]}
+        _write_json(path, done)
+    n = len(names)
+    grown = np.full((n + 1, n + 1), np.nan)
+    grown_width = np.full((n + 1, n + 1), np.nan)
+    grown[:n, :n], grown_width[:n, :n] = share, width
+    grown[n, :n] = done["share"]
+    grown[:n, n] = 1.0 - np.asarray(done["share"])   # the other side of the same rounds
+    grown_width[n, :n] = grown_width[:n, n] = done["half_width"]
+    return names + [SEARCHED], grown, grown_width

@@ -198,9 +198,23 @@ def first_screen(audit, band: str | None = None) -> list[str]:
             band or "No band was asked for (--target 'METRIC in [LO,HI]' searches the "
                     "single rule changes, then pairs of the nearest, that bring a "
                     "metric into a band).",
-            "Not yet in this audit"
-            + (": the table with play-time search in the ladder." if audit.method == "sampled"
-               else ": the table of Monte Carlo CFR with play-time search in the ladder.")]
+            _search_sentence(audit)]
+
+
+def _search_sentence(audit) -> str:
+    """Whether the ladder holds the table with play-time search, and how to add it."""
+    if "table+search" in audit.ladder.matrix.index:
+        return (f"The ladder holds the table with play-time search "
+                f"({audit.settings['search_rounds']:,} rounds a seat against each player).")
+    if audit.method != "sampled":
+        return ("Not in this audit: the table of Monte Carlo CFR with play-time search "
+                "(the exact ladder has the equilibrium instead; a sampled audit with "
+                "--search-rounds N adds it).")
+    if audit.variant.players != 2 or audit.variant.teams:
+        return ("Not in this audit: the table with play-time search (search plays "
+                "two-player rounds).")
+    return ("Not in this audit: the table with play-time search (--search-rounds N adds "
+            "it to the ladder, N rounds a seat against each player).")
 
 
 def _with_interval(value: float, lo: float, hi: float) -> str:

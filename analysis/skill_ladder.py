@@ -40,11 +40,11 @@ class SkillLadder:
     half_width: pd.DataFrame | None = None
 
     def strength(self) -> pd.Series:
-        """Each player's mean win share against the others (the diagonal left out),
-        strongest first."""
+        """Each player's mean win share against the others (the diagonal left out, and
+        any cell not measured), strongest first."""
         m = self.matrix.to_numpy(dtype=float)
-        off = ~np.eye(len(m), dtype=bool)
-        mean = (m * off).sum(axis=1) / off.sum(axis=1)
+        off = ~np.eye(len(m), dtype=bool) & np.isfinite(m)
+        mean = np.where(off, m, 0.0).sum(axis=1) / off.sum(axis=1)
         return pd.Series(mean, index=self.matrix.index,
                          name="mean_win_share").sort_values(ascending=False)
 

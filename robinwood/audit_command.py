@@ -60,6 +60,12 @@ def default_name(variant: str) -> str:
 @click.option("--ladder-rounds", type=click.IntRange(10, 10**9), default=300,
               show_default=True,
               help="sampled: rounds a seat for each pair of the skill ladder.")
+@click.option("--search-rounds", type=click.IntRange(0, 10**9), default=0,
+              show_default=True,
+              help="sampled, two seats: add the free table with play-time search to the "
+                   "skill ladder, this many rounds a seat against each player (about a "
+                   "second a searched decision: 20 rounds a seat adds tens of minutes; "
+                   "0 leaves it out).")
 @click.option("--restrictions", default=None,
               help="sampled: comma-separated restriction names to run (default all).")
 @click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True,
@@ -76,8 +82,8 @@ def default_name(variant: str) -> str:
               help="Write the page in --out again from its own tables, measuring "
                    "nothing (after an upgrade changes the page's words or formats).")
 def audit(variant, out, exploitability, full_target, band, pairs, workers, method,
-          iterations, rounds, ladder_rounds, restrictions, seed, fallback, work, resume,
-          rewrite):
+          iterations, rounds, ladder_rounds, search_rounds, restrictions, seed, fallback,
+          work, resume, rewrite):
     """Audit VARIANT (e.g. 'rspmx:max_turns=3', 'standard', 'standard:players=3'): who
     is favoured and by how much, what each mechanic is worth to the seat forbidden it,
     whether skill pays. Exact for two-player variants whose tree fits (up to 20 million
@@ -89,6 +95,12 @@ def audit(variant, out, exploitability, full_target, band, pairs, workers, metho
         _rewrite(variant, out)
         return
     method, parsed = choose_method(variant, method)   # one line before any work
+    if search_rounds and method == "exact":
+        raise click.UsageError("--search-rounds adds play-time search to a sampled "
+                               "audit's ladder: add --method sampled, or leave it out")
+    if search_rounds and (parsed.players != 2 or parsed.teams):
+        raise click.UsageError(f"--search-rounds needs two seats (play-time search plays "
+                               f"two-player rounds), not {parsed}: leave it out")
     target = None
     if band is not None:
         from sweep.band import DEFAULT_PAIRS, parse_target
@@ -118,8 +130,8 @@ def audit(variant, out, exploitability, full_target, band, pairs, workers, metho
                                  settings=_band_settings(method, iterations, rounds))
     try:
         result = _measure(variant, method, exploitability, full_target, iterations,
-                          rounds, ladder_rounds, restrictions, seed, fallback, work, resume,
-                          say)
+                          rounds, ladder_rounds, search_rounds, restrictions, seed,
+                          fallback, work, resume, say)
     except BaseException:
         if band_search is not None:
             band_search.cancel()
@@ -144,7 +156,8 @@ def _band_settings(method: str, iterations: int, rounds: int):
 
 
 def _measure(variant, method, exploitability, full_target, iterations, rounds,
-             ladder_rounds, restrictions, seed, fallback, work, resume, say):
+             ladder_rounds, search_rounds, restrictions, seed, fallback, work, resume,
+             say):
     """The audit's sections: analysis.audit's exact ones, or analysis.audit_sampled's
     (exits 130 with a line on how to resume when interrupted)."""
     from analysis.audit import audit as run_audit
@@ -158,7 +171,8 @@ def _measure(variant, method, exploitability, full_target, iterations, rounds,
     names = None if restrictions is None else tuple(
         r.strip() for r in restrictions.split(",") if r.strip())
     settings = SampledSettings(iterations=iterations, rounds=rounds,
-                               ladder_rounds=ladder_rounds, seed=seed,
+                               ladder_rounds=ladder_rounds, search_rounds=search_rounds,
+                               seed=seed,
                                restrictions=names, fallback=fallback)
     if work is None:
         work = str(Path("runs") / default_name(variant))

@@ -268,3 +268,29 @@ def test_counts_refuse_more_than_two_players():
     with pytest.raises(ValueError, match="two-player"):
         counts_for(game_def.parse("standard:players=3"))
     assert ANNOUNCED == 0
+
+
+def test_the_precision_break_even_is_taken_at_the_strikes_of_each_challenge():
+    """Synthetic counts on the printed deck (two strikes a seat), 100 sampled rounds:
+    Peasant claims challenged 3 times by a seat ahead in strikes (break-even 1/3: a
+    strike on the claimant ends the round) and once at equal strikes (1/2), and passed
+    5 times by a seat behind (2/3, not a challenge): the table's break-even is
+    (3/3 + 1/2) / 4 = 0.375. A claim never challenged keeps the start's. Planted bugs
+    caught: the start's 1/2 for every claim (the table before), the passes counted as
+    challenges (0.5 + ...), the two seats' strikes swapped (2/3 for the first cell)."""
+    from solver.scripted.sound import claim_break_even
+
+    variant = game_def.parse("standard")
+    counts = counts_for(variant)
+    counts.rounds[0] = 100
+    peasant = int(Character.PEASANT)
+    # challenge[responder, its strikes, the claimant's, turn, claimed, true, challenged]
+    counts.challenge[1, 0, 1, 2, peasant, 0, 1] = 2
+    counts.challenge[0, 0, 1, 3, peasant, 1, 1] = 1
+    counts.challenge[1, 0, 0, 0, peasant, 1, 1] = 1
+    counts.challenge[0, 1, 0, 4, peasant, 1, 0] = 5
+    table = ProfileStatistics(variant, counts, rounds_sampled=100).challenge_precision()
+    assert table.at["Peasant", "break_even"] == pytest.approx((3 / 3 + 1 / 2) / 4)
+    assert table.at["Peasant", "precision"] == pytest.approx(2 / 4)
+    assert table.at["Companion", "break_even"] == pytest.approx(
+        claim_break_even(variant, int(Character.COMPANION)))

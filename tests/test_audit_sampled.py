@@ -125,6 +125,62 @@ def test_resume_reads_the_finished_pieces_and_refuses_other_settings(audited, mo
             iterations=10, restrictions=("never_sneeze",)))
 
 
+def test_the_ladder_takes_the_table_with_search_as_one_more_row(audited, monkeypatch):
+    """The free table with play-time search against every ladder player, 3 rounds a
+    seat: each cell is the searcher's seat-averaged share from its own play_search
+    result, (1 + value) / 2, its column the other side of the same rounds (1 minus the
+    row), its diagonal blank, and its mean over the round robin leaves the blank out.
+    Planted bugs caught: the column written as the row's share (the two do not add to
+    1); the blank diagonal counted in the mean (a NaN mean); the row played again on a
+    resume (the monkeypatched search raises)."""
+    import numpy as np
+
+    from solver.search import Searcher, play_search
+
+    work, first = audited
+    settings = dataclasses.replace(TINY, search_rounds=3)
+    free = settings.load(work / "free")
+    variant = first.variant
+    ladder = sampled.ladder_section(variant, work, free, settings, lambda line: None)
+    m = ladder.matrix
+    names = list(first.ladder.matrix.index)
+    assert list(m.index) == names + [sampled.SEARCHED] == list(m.columns)
+    assert m.loc[names, names].equals(first.ladder.matrix)
+    row, column = m.loc[sampled.SEARCHED, names], m.loc[names, sampled.SEARCHED]
+    assert np.allclose(row.to_numpy() + column.to_numpy(), 1.0)
+    assert np.isnan(m.at[sampled.SEARCHED, sampled.SEARCHED])
+    j = names.index("uniform")
+    direct = play_search(Searcher(free), sampled.ladder_players(variant, free)["uniform"],
+                         rounds=3, seed=sampled.LADDER_SEED + 100 * (len(names) ** 2 + j))
+    assert row["uniform"] == pytest.approx((1 + direct.value) / 2, abs=1e-12)
+    assert ladder.half_width.at[sampled.SEARCHED, "uniform"] == pytest.approx(
+        direct.half_width / 2, abs=1e-12)
+    mean = ladder.strength()[sampled.SEARCHED]
+    assert mean == pytest.approx(row.mean(), abs=1e-12)
+
+    def searched_again(*args, **kwargs):
+        raise AssertionError("the searched row was played again")
+
+    monkeypatch.setattr(sampled, "search_pair", searched_again)
+    again = sampled.ladder_section(variant, work, free, settings, lambda line: None)
+    assert again.matrix.equals(m)
+    result = dataclasses.replace(first, ladder=ladder,
+                                 settings={**first.settings, "search_rounds": 3})
+    assert "holds the table with play-time search (3 rounds a seat" in \
+        first_screen(result)[-1]
+    assert "--search-rounds N adds it" in first_screen(first)[-1]
+
+
+def test_search_in_the_ladder_is_refused_where_it_cannot_play():
+    """Exact audits and tables of more than two seats get one line each, before any
+    work."""
+    runner = CliRunner()
+    result = runner.invoke(cli, ["audit", SPEC, "--search-rounds", "3"])
+    assert result.exit_code == 2 and "--method sampled" in result.output
+    result = runner.invoke(cli, ["audit", "standard:players=3", "--search-rounds", "3"])
+    assert result.exit_code == 2 and "two seats" in result.output
+
+
 def test_three_seats_are_audited_against_a_third():
     import tempfile
 
