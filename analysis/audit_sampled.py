@@ -68,16 +68,16 @@ class SampledSettings:
     --fallback: "auto" is the project's default, the sound default at every claim and
     response; "sound:visits=50,turn_visits=50" lets a table play its own entries once
     they have 50 updates); search_rounds: rounds a seat for each pair of the ladder's
-    row of the free table with play-time search (two seats only; 0 leaves it out: a
-    searched decision takes about a second, so 20 rounds a seat against the 14 other
-    players adds tens of minutes). The budgets' defaults are those at which `robinwood audit
+    row of the free table with play-time search (two seats only, ignored elsewhere; 0
+    leaves it out; 30 rounds a seat against the 14 other players of the printed deck's
+    ladder took about 6 minutes). The budgets' defaults are those at which `robinwood audit
     standard` (every restriction) runs within 45 minutes on 2 cores (docs/audit.md);
     larger ones narrow the intervals."""
 
     iterations: int = 2400
     rounds: int = 6000
     ladder_rounds: int = 300
-    search_rounds: int = 0
+    search_rounds: int = 30
     seed: int = 0
     restrictions: tuple | None = None
     fallback: str = "auto"
