@@ -177,7 +177,10 @@ TABLE_TITLES = {
                      "response's share of each action there beside the strategy's own, "
                      "and its mean advantage where it took it",
     "challenge_precision": "Challenge precision per claimed character: the share of "
-                           "challenges that caught a false claim",
+                           "challenges that caught a false claim, beside its break "
+                           "even, the precision above which a challenge gains, taken "
+                           "at the strikes where each challenge was made "
+                           "(docs/sound-play.md)",
     "search": "With play-time search: its seat-averaged payoff against each opponent, "
               "beside the strategy without search (robinwood search), worst first",
 }
