@@ -203,14 +203,16 @@ def first_screen(audit, band: str | None = None) -> list[str]:
 
 def _search_sentence(audit) -> str:
     """Whether the ladder holds the table with play-time search, and how to add it."""
-    if "table+search" in audit.ladder.matrix.index:
+    from .audit_sampled import SEARCHED, searchable
+
+    if SEARCHED in audit.ladder.matrix.index:
         return (f"The ladder holds the table with play-time search "
                 f"({audit.settings['search_rounds']:,} rounds a seat against each player).")
     if audit.method != "sampled":
         return ("Not in this audit: the table of Monte Carlo CFR with play-time search "
                 "(the exact ladder has the equilibrium instead; a sampled audit with "
                 "--search-rounds N adds it).")
-    if audit.variant.players != 2 or audit.variant.teams:
+    if not searchable(audit.variant):
         return ("Not in this audit: the table with play-time search (search plays "
                 "two-player rounds).")
     return ("Not in this audit: the table with play-time search (--search-rounds N adds "

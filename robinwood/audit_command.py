@@ -96,7 +96,9 @@ def audit(variant, out, exploitability, full_target, band, pairs, workers, metho
     if search_rounds and method == "exact":
         raise click.UsageError("--search-rounds adds play-time search to a sampled "
                                "audit's ladder: add --method sampled, or leave it out")
-    if search_rounds and (parsed.players != 2 or parsed.teams):
+    from analysis.audit_sampled import searchable
+
+    if search_rounds and not searchable(parsed):
         raise click.UsageError(f"--search-rounds needs two seats (play-time search plays "
                                f"two-player rounds), not {parsed}: leave it out")
     target = None
