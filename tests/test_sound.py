@@ -293,6 +293,49 @@ def test_a_forced_lie_takes_the_bluffs_proportions():
         assert probs[name] == pytest.approx(rate / total, abs=1e-9), name
 
 
+def _probs_with(game, state, **options):
+    probs = AgentPolicy(game, bot("sound", **options)).action_probabilities(state)
+    return {state.action_to_string(state.current_player(), a): p for a, p in probs.items()
+            if p > 0}
+
+
+def test_bluff_worth_keeps_the_bluffs_of_cards_whose_own_claim_is_worth_more():
+    """`bluff_worth=0`: a card bluffs only when its own best announcement is worth
+    nothing (docs/sound-play.md, "Its bluffs lose head to head"). A peeked Deputy's truth
+    is worth its power, so it tells the truth alone; a peeked Robin it cannot unmask with
+    is kept quiet (worth 0), so it keeps the default's bluffs exactly. Planted bugs
+    caught: the option ignored (the Deputy case fails), the gate applied to every card
+    (the Robin case fails)."""
+    g = game_def.load_game("standard")
+    deputy = game_def.play(g, "peek 0", "deal Deputy")
+    assert len(_probs(g, deputy)) > 1                     # the default bluffs from it
+    assert _probs_with(g, deputy, bluff_worth=0.0) == {"announce Deputy": 1.0}
+    robin = game_def.play(g, "peek 0", "deal Robin")
+    gated = _probs_with(g, robin, bluff_worth=0.0)
+    free = _probs(g, robin)
+    assert set(gated) == set(free)
+    for name, p in free.items():
+        assert gated[name] == pytest.approx(p, abs=1e-12), name
+
+
+def test_bluff_exposure_drops_a_bluff_the_responder_can_see_through():
+    """`bluff_exposure=0.1`: seat 0 saw the Witch at position 0 and seat 1 then looked at
+    it too, so a Witch claim anywhere else is one seat 1 knows false. After peeking Robin,
+    the default still bluffs the Witch at its equilibrium rate; with the option it bluffs
+    everything else in the same proportions and not the Witch. Planted bugs caught: the
+    option ignored or the exposure summed over the cards seat 1 has not looked at (the
+    Witch stays), or summed over every card (the Companions go too)."""
+    g = game_def.load_game("standard")
+    state = game_def.play(g, "peek 0", "deal Witch", "silent", "peek 0", "silent",
+                          "peek 1", "deal Robin")
+    free = _probs(g, state)
+    exposed = _probs_with(g, state, bluff_exposure=0.1)
+    assert "announce Witch" in free
+    assert set(exposed) == set(free) - {"announce Witch"}
+    assert exposed["announce Companion"] / exposed["announce Deputy"] == pytest.approx(
+        free["announce Companion"] / free["announce Deputy"], rel=1e-9)
+
+
 def test_it_deters_bluffs_it_cannot_catch_by_belief():
     """Seat 1 has seen nothing; seat 0 claims a Companion at its first peek. By belief
     the claim is likely true (a challenge would lose on average), but a seat that made
@@ -375,3 +418,21 @@ def test_it_plays_one_strategy_per_information_state_on_an_exact_tree():
 
     variant = game_def.parse("Robin+Sheriff+Deputy+Witch+Traitor:max_turns=2")
     project(bot("sound"), variant, build_robinwood_tree(variant, symmetric=False))
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"bluff_worth": -1.0}, "sound option bluff_worth=-1.0 must be from 0 to 1e+06"),
+    ({"bluff_exposure": 1.5}, "sound option bluff_exposure=1.5 must be from 0 to 1"),
+    ({"deter": float("nan")}, "sound option deter=nan must be from 0 to 1"),
+    ({"claim_weight": 0.5}, "sound option claim_weight=0.5 must be from 1 to 1e+06"),
+    ({"bluffs": 0.0}, "unknown sound option 'bluffs'")])
+def test_a_bad_setting_is_one_line_naming_it_and_its_range(options, message):
+    """Each setting is checked against its own range, and an unknown one is named.
+    Planted bug caught: the new gates checked against the shares' 0-1 range (a
+    bluff_worth above 1, which gates nothing, refused) or not at all."""
+    from solver.players.agents import AgentError, load_agent
+
+    with pytest.raises(AgentError, match=message.replace("+", r"\+").replace("(", r"\(")):
+        bot("sound", **options)
+    assert bot("sound", bluff_worth=1e6, bluff_exposure=1.0) is not None
+    assert load_agent("sound:bluff_worth=0,bluff_exposure=0.1") is not None

@@ -53,11 +53,12 @@ _BOT_KIND = {"uniform": ka.UNIFORM, "honest": ka.HONEST, "paranoid": ka.PARANOID
 # the options each bot takes (`name:option=value,...` in load_agent; defaults in bot())
 _BOT_OPTIONS = {"heuristic": ("bluff", "challenge_below"), "threshold_challenger": ("t",),
                 "sound": ("claim_weight", "tempo", "power", "bluff_caught", "deter",
-                          "bluff_share")}
+                          "bluff_share", "bluff_worth", "bluff_exposure")}
 # the sound default's options, in its settings' order (solver.scripted.kernels.P_*)
 SOUND_OPTIONS = {"claim_weight": lg.P_CLAIM_WEIGHT, "tempo": lg.P_TEMPO,
                  "power": lg.P_POWER_VALUE, "bluff_caught": lg.P_BLUFF_CAUGHT,
-                 "deter": lg.P_DETER, "bluff_share": lg.P_BLUFF_SHARE}
+                 "deter": lg.P_DETER, "bluff_share": lg.P_BLUFF_SHARE,
+                 "bluff_worth": lg.P_BLUFF_WORTH, "bluff_exposure": lg.P_BLUFF_EXPOSURE}
 
 
 class AgentError(RobinWoodError):
@@ -248,7 +249,10 @@ def bot(name: str, bluff: float = lg.DEFAULT_BLUFF,
     threshold, `sound` the sound default's settings (SOUND_OPTIONS: claim_weight, a
     likelihood ratio of at least 1; tempo and power, values in payoff units from 0 to 1;
     bluff_caught, a probability; deter and bluff_share, the shares of the deterring challenge
-    rate and of the equilibrium bluff rate it plays, from 0 to 1); the other bots
+    rate and of the equilibrium bluff rate it plays, from 0 to 1; bluff_worth, the most a
+    card's own best announcement may be worth for it to bluff, and bluff_exposure, the
+    most of a character's copies the responder may be able to place for a bluff of it,
+    both gating nothing at their defaults, 1e6 and 1: docs/sound-play.md); the other bots
     ignore them."""
     if name not in _BOT_KIND:
         raise AgentError(f"unknown bot {name!r}: choose one of "
@@ -333,7 +337,7 @@ def _sound_bot(**options: float) -> Agent:
         if key not in SOUND_OPTIONS:
             raise AgentError(f"unknown sound option {key!r}: use "
                              f"{', '.join(SOUND_OPTIONS)}")
-        low, high = (1.0, 1e6) if key == "claim_weight" else (0.0, 1.0)
+        low, high = {"claim_weight": (1.0, 1e6), "bluff_worth": (0.0, 1e6)}.get(key, (0.0, 1.0))
         if not low <= value <= high:   # nan fails too
             raise AgentError(f"sound option {key}={value!r} must be from {low:g} to "
                              f"{high:g}")

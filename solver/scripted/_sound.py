@@ -26,7 +26,11 @@ under the seat's belief about the cards, at any table size.
   character there, b the least break-even of the other seats) over 1 + the sum of the
   r, the rate at which a challenge of that claim just breaks even when the card's own
   holders tell the truth only as often as they do not bluff; the rest stays on the
-  chosen action (`_mix_bluffs`). A peeked Trickster lies in the same proportions.
+  chosen action (`_mix_bluffs`). A peeked Trickster lies in the same proportions. Two
+  settings can narrow the bluffs (both off by default, docs/sound-play.md: each wins
+  head to head and loses to the local best response): P_BLUFF_WORTH, the most the
+  card's own best announcement may be worth, and P_BLUFF_EXPOSURE, the most of the
+  claimed character's copies the other seats may be able to place (`_exposure`).
 - **Turns and powers**: sure wins first; peek the card it knows least; unmask the
   likeliest cards of the target camp; shuffle with the Deputy the cards others have
   looked at; look with the Witch where its own knowledge is weakest.
@@ -55,8 +59,10 @@ P_BLUFF_CAUGHT = 3     # the least chance it gives a false claim of its own of b
 P_DETER = 4            # the share of the deterring challenge rate it plays (0: never below
                        # the break-even)
 P_BLUFF_SHARE = 5            # the share of the equilibrium bluff rate it plays after a peek
-NUM_SOUND_PARAMS = 6
-SOUND_DEFAULTS = np.array([ab.DEFAULT_CLAIM_WEIGHT, 0.2, 0.1, 0.75, 1.0, 1.0])
+P_BLUFF_WORTH = 6      # the most a card's own best announcement may be worth for it to bluff
+P_BLUFF_EXPOSURE = 7   # the most of a claim's copies the responder may place for a bluff of it
+NUM_SOUND_PARAMS = 8
+SOUND_DEFAULTS = np.array([ab.DEFAULT_CLAIM_WEIGHT, 0.2, 0.1, 0.75, 1.0, 1.0, 1e6, 1.0])
 
 
 # ----- values ---------------------------------------------------------------------------
@@ -335,7 +341,8 @@ def _announce_values(settings, state, rules, know, seat, belief, public, lives, 
 
 
 @jit
-def _mix_bluffs(settings, state, rules, know, seat, public, lives, legal, m, truth, w):
+def _mix_bluffs(settings, state, rules, know, seat, belief, public, lives, legal, m, truth,
+                w, values):
     """Move the equilibrium bluff rate onto each claim but the truth and the leaders
     whose power is worth something to `seat` (module docstring). A claim of X at a card
     that is X with public belief p is false with probability (1 - p) beta / ((1 - p)
@@ -347,12 +354,21 @@ def _mix_bluffs(settings, state, rules, know, seat, public, lives, legal, m, tru
     know the lie); the rest stays on w's choice. A peeked Trickster, which must lie,
     lies in the proportions of the rates, so that its lies do not all fall on the one
     claim least likely to be challenged (which a reader of the strategy would then
-    challenge)."""
+    challenge). `values` are the legal actions' worths (`_announce_values`): no bluff
+    when w's choice is worth more than P_BLUFF_WORTH, and none of a claim whose
+    `_exposure` is above P_BLUFF_EXPOSURE (the Trickster's forced lie keeps the first)."""
     pos = state[k.S_PEEK_POS]
     if (know[ab.K_OTHER_LOOKED + seat * k.MAX_POSITIONS + pos]
             or settings[P_BLUFF_SHARE] <= 0.0 or not _two_sides_of_one(rules)):
         return
     base = 4 * rules[k.R_N]
+    if truth != k.TRICKSTER:
+        chosen_worth = -1e300
+        for i in range(m):
+            if w[i] > 0.0:
+                chosen_worth = max(chosen_worth, values[i])
+        if chosen_worth > settings[P_BLUFF_WORTH] + 1e-9:
+            return
     rates = np.zeros(m, dtype=np.float64)
     total = 0.0
     for i in range(m):
@@ -365,6 +381,9 @@ def _mix_bluffs(settings, state, rules, know, seat, public, lives, legal, m, tru
         gain = _power_gain(settings, state, rules, lives, seat, seat, said, 0.0)
         p = public[pos, said]
         if gain <= 0.0 or p <= 0.0 or p >= 1.0:
+            continue
+        if _exposure(state, rules, know, seat, belief, pos, said) > \
+                settings[P_BLUFF_EXPOSURE] + 1e-9:
             continue
         b = 1.0
         for other in range(rules[k.R_PLAYERS]):
@@ -388,6 +407,23 @@ def _mix_bluffs(settings, state, rules, know, seat, public, lives, legal, m, tru
         chosen += w[i]
     for i in range(m):
         w[i] = w[i] / chosen * truth_rate + rates[i] * truth_rate
+
+
+@jit
+def _exposure(state, rules, know, seat, belief, pos, said):
+    """The share of the copies of `said` that the other seats can place away from `pos`,
+    as `seat` expects it: its belief of `said` summed over the face-up cards and the
+    cards some other seat has looked at. A bluff of a character whose copies the
+    responder has located is one it knows false."""
+    copies = rules[k.R_COUNTS + said]
+    if copies <= 0:
+        return 1.0
+    located = 0.0
+    for p in range(rules[k.R_N]):
+        if p != pos and (state[k.S_FACEUP + p]
+                         or know[ab.K_OTHER_LOOKED + seat * k.MAX_POSITIONS + p]):
+            located += belief[p, said]
+    return located / copies
 
 
 @jit
@@ -548,7 +584,8 @@ def _sound_probs(settings, state, rules, know, seat, legal, m, out):
                          m, values)
         truth = _known(know, seat, state[k.S_PEEK_POS])
         _best(values, legal, m, 4 * n + k.A_ANNOUNCE + truth, w)
-        _mix_bluffs(settings, state, rules, know, seat, public, lives, legal, m, truth, w)
+        _mix_bluffs(settings, state, rules, know, seat, belief, public, lives, legal, m,
+                    truth, w, values)
     elif phase == k.PH_RESPOND:
         challenge = _challenge(settings, state, rules, know, seat, belief, lives)
         for i in range(m):
