@@ -179,8 +179,8 @@ def test_the_break_even_is_where_the_exact_values_of_challenging_and_passing_cro
 
 
 # ----- scenarios through action strings ----------------------------------------------------
-def _probs(game, state, name="sound"):
-    policy = AgentPolicy(game, bot(name))
+def _probs(game, state, name="sound", **options):
+    policy = AgentPolicy(game, bot(name, **options))
     probs = policy.action_probabilities(state)
     assert sum(probs.values()) == pytest.approx(1.0)
     return {state.action_to_string(state.current_player(), a): p for a, p in probs.items()
@@ -293,12 +293,6 @@ def test_a_forced_lie_takes_the_bluffs_proportions():
         assert probs[name] == pytest.approx(rate / total, abs=1e-9), name
 
 
-def _probs_with(game, state, **options):
-    probs = AgentPolicy(game, bot("sound", **options)).action_probabilities(state)
-    return {state.action_to_string(state.current_player(), a): p for a, p in probs.items()
-            if p > 0}
-
-
 def test_bluff_worth_keeps_the_bluffs_of_cards_whose_own_claim_is_worth_more():
     """`bluff_worth=0`: a card bluffs only when its own best announcement is worth
     nothing (docs/sound-play.md, "Its bluffs lose head to head"). A peeked Deputy's truth
@@ -309,9 +303,9 @@ def test_bluff_worth_keeps_the_bluffs_of_cards_whose_own_claim_is_worth_more():
     g = game_def.load_game("standard")
     deputy = game_def.play(g, "peek 0", "deal Deputy")
     assert len(_probs(g, deputy)) > 1                     # the default bluffs from it
-    assert _probs_with(g, deputy, bluff_worth=0.0) == {"announce Deputy": 1.0}
+    assert _probs(g, deputy, bluff_worth=0.0) == {"announce Deputy": 1.0}
     robin = game_def.play(g, "peek 0", "deal Robin")
-    gated = _probs_with(g, robin, bluff_worth=0.0)
+    gated = _probs(g, robin, bluff_worth=0.0)
     free = _probs(g, robin)
     assert set(gated) == set(free)
     for name, p in free.items():
@@ -329,7 +323,7 @@ def test_bluff_exposure_drops_a_bluff_the_responder_can_see_through():
     state = game_def.play(g, "peek 0", "deal Witch", "silent", "peek 0", "silent",
                           "peek 1", "deal Robin")
     free = _probs(g, state)
-    exposed = _probs_with(g, state, bluff_exposure=0.1)
+    exposed = _probs(g, state, bluff_exposure=0.1)
     assert "announce Witch" in free
     assert set(exposed) == set(free) - {"announce Witch"}
     assert exposed["announce Companion"] / exposed["announce Deputy"] == pytest.approx(
