@@ -93,9 +93,10 @@ SAMPLED_NOTES = {
              "passes; learned_share the share of decisions from learned entries).",
     "restricted": "Each restriction forbids one seat (team) a kind of move by forbid "
                   "locks (solver.decisions): Monte Carlo CFR trains the game again at "
-                  "the same budget and seed, that seat choosing freely among the "
-                  "actions left and the others free. share lost: the seat's win share in "
-                  "the free game's self-play minus in the restricted game's, each over "
+                  "{restricted_iterations:,} traversals a seat and the same seed, that "
+                  "seat choosing freely among the actions left and the others free. "
+                  "share lost: the seat's win share in the self-play of the free game "
+                  "trained at that budget minus in the restricted game's, each over "
                   "{rounds:,} rounds; lo and hi its 95% interval. A negative loss means "
                   "the free table plays that mechanic at a loss at this budget. "
                   "restricted_play.csv.",
@@ -241,7 +242,10 @@ def write_audit(audit, out, band=None, generated: str | None = None) -> Path:
     if sampled:
         st = audit.settings
         rules = _rules_words(st)
-        sub = (f"by Monte Carlo CFR ({st['iterations']:,} traversals a seat, seed "
+        restricted = st.get("restricted_iterations", st["iterations"])
+        each = ("" if restricted == st["iterations"] else
+                f", {restricted:,} for each restricted game and the free one compared")
+        sub = (f"by Monte Carlo CFR ({st['iterations']:,} traversals a seat{each}, seed "
                f"{st['seed']}, {rules}) and "
                f"seeded play ({st['rounds']:,} rounds a measure, {st['ladder_rounds']:,} "
                f"a seat in the ladder{_search_words(st)}) · {secs} · generated "
@@ -301,6 +305,8 @@ def read_audit(folder):
     info = json.loads((folder / "audit.json").read_text())
     settings = info["settings"]
     method = info.get("method", settings.get("method", "exact"))
+    if method == "sampled":   # pages before restricted_iterations: the free budget
+        settings.setdefault("restricted_iterations", settings["iterations"])
     variant = parse(info["variant"])
     matrix = pd.read_csv(folder / "skill_ladder.csv", index_col=0)
     matrix.columns.name = None

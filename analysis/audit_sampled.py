@@ -10,9 +10,15 @@ the same sections as analysis.audit, from Monte Carlo CFR tables and seeded play
 - What each mechanic is worth: for each restriction of analysis.restricted_play and
   each seat (side), the game is trained again with that seat restricted by forbid locks
   (solver.decisions: the seat learns over the actions left) and the other seats free,
-  at the same budget and seed; the value of the mechanic is the seat's win share in the
-  free game's self-play minus its share in the restricted game's, with the 95% interval
-  of a difference of independent means.
+  at `restricted_iterations` traversals a seat (at most `iterations`) and the same
+  seed; the value of the mechanic is the seat's win share in the free game's self-play
+  minus its share in the restricted game's, with the 95% interval of a difference of
+  independent means. The free game compared is trained at the restricted games' budget
+  (again, in <work>/free-restricted, where that budget is below the free game's), so
+  that the two sides of a row differ by the locks alone. The restricted games are the
+  audit's time (one training each, N a restriction at N sides), hence their smaller
+  default budget: the tables learn a few percent of the decisions at either budget,
+  the sound default playing the rest (docs/audit.md measures both).
 - The skill ladder: a round robin among uniform play, the scripted styles, the sound
   default and the free table: the row player in one seat (side) against copies of the
   column player, rotated over every seat, `ladder_rounds` rounds a seat, on seeds that
@@ -61,7 +67,9 @@ class SampledAuditError(ValueError):
 @dataclasses.dataclass(frozen=True)
 class SampledSettings:
     """Budgets of a sampled audit. iterations: Monte Carlo CFR traversals a seat for the
-    free game and for each restricted one; rounds: self-play rounds for the seats and
+    free game; restricted_iterations: the same for each restricted game and the free
+    game it is compared with (the smaller of the two budgets is used); rounds:
+    self-play rounds for the seats and
     for each side of a restriction; ladder_rounds: rounds a seat for each ordered pair
     of the ladder; restrictions: names to run (None: all of restrictions_for);
     fallback: where the tables play their fallback rules (`robinwood solve`'s
@@ -75,6 +83,7 @@ class SampledSettings:
     larger ones narrow the intervals."""
 
     iterations: int = 2400
+    restricted_iterations: int = 600
     rounds: int = 6000
     ladder_rounds: int = 300
     search_rounds: int = 30
@@ -83,7 +92,7 @@ class SampledSettings:
     fallback: str = "auto"
 
     def __post_init__(self):
-        for name in ("iterations", "rounds", "ladder_rounds"):
+        for name in ("iterations", "restricted_iterations", "rounds", "ladder_rounds"):
             value = getattr(self, name)
             if not isinstance(value, (int, np.integer)) or value < 1:
                 raise SampledAuditError(f"{name} must be a whole number of at least 1, "
@@ -95,6 +104,12 @@ class SampledSettings:
         from solver.players.agents import parse_fallback
 
         parse_fallback(self.fallback)   # a bad one is a one-line AgentError
+
+    @property
+    def restricted_budget(self) -> int:
+        """Traversals a seat of each restricted game and of the free game compared with
+        them: restricted_iterations, never more than the free game's."""
+        return int(min(self.restricted_iterations, self.iterations))
 
     def load(self, run):
         """The table agent of a run, with this audit's fallback."""
@@ -255,8 +270,9 @@ def sampled_audit(text: str, work, settings: SampledSettings = SampledSettings()
     if recorded is not None and not resume:
         raise SampledAuditError(f"{work} already holds an audit of {recorded['variant']}: "
                                 f"add --resume to continue it, or choose another --out")
-    if recorded is not None:   # audits recorded before search_rounds had none
+    if recorded is not None:   # audits recorded before these settings had none
         recorded.setdefault("search_rounds", 0)
+        recorded.setdefault("restricted_iterations", recorded.get("iterations"))
     if recorded is not None and recorded != wanted:
         differ = sorted(k for k in wanted if recorded.get(k) != wanted[k])
         raise SampledAuditError(f"{work} holds an audit with other settings "
@@ -284,6 +300,7 @@ def sampled_audit(text: str, work, settings: SampledSettings = SampledSettings()
     runs = _record_seconds(work / "seconds.json", seconds)
     seconds = {key: sum(run.get(key, 0.0) for run in runs) for key in seconds}
     info = {"method": "sampled", "iterations": settings.iterations,
+            "restricted_iterations": settings.restricted_budget,
             "rounds": settings.rounds, "ladder_rounds": settings.ladder_rounds,
             "search_rounds": settings.search_rounds if SEARCHED in ladder.matrix.index
             else 0,
@@ -327,10 +344,23 @@ def chosen_restrictions(variant: Variant, settings: SampledSettings) -> list:
 def restricted_section(variant: Variant, work: Path, free, settings: SampledSettings,
                        say) -> pd.DataFrame:
     """One row per (restriction, side): free and restricted win shares, the share lost
-    and its 95% interval; each row kept in work/restricted/<name>-<side>.json."""
+    and its 95% interval; each row kept in work/restricted/<name>-<side>.json. Every
+    restricted game is trained at settings.restricted_budget, and so is the free game
+    its row compares with: `free` itself at the full budget, else the free game trained
+    again at that budget in work/free-restricted (when a row first needs it)."""
     chosen = chosen_restrictions(variant, settings)
+    budget = settings.restricted_budget
     free_shares = {}
     rows = []
+    reference = [free] if budget >= settings.iterations else []
+
+    def free_reference():
+        if not reference:
+            say(f"restricted play: the free game again at {budget:,} traversals a seat, "
+                f"the restricted games' budget")
+            reference.append(settings.load(train(variant, work / "free-restricted",
+                                                 budget, settings.seed, say=say)))
+        return reference[0]
 
     def free_share_of(side: int, seats: tuple) -> tuple[float, float]:
         """The side's share in the free game's self-play on the restricted rows' seeds
@@ -340,7 +370,8 @@ def restricted_section(variant: Variant, work: Path, free, settings: SampledSett
             path = work / "restricted" / f"free-side{side}.json"
             kept = _read_json(path)
             if kept is None:
-                kept = list(side_share(variant, free, free, seats, settings.rounds,
+                agent = free_reference()
+                kept = list(side_share(variant, agent, agent, seats, settings.rounds,
                                        LADDER_SEED + 11 + side))
                 _write_json(path, kept)
             free_shares[side] = (float(kept[0]), float(kept[1]))
@@ -356,8 +387,8 @@ def restricted_section(variant: Variant, work: Path, free, settings: SampledSett
             say(f"restricted play: side {side} ({'+'.join(map(str, seats))}) {r.name}: "
                 f"training")
             locks = forbid_locks(r, seats)
-            run = train(variant, work / "restricted" / name, settings.iterations,
-                        settings.seed, locks, say)
+            run = train(variant, work / "restricted" / name, budget, settings.seed,
+                        locks, say)
             agent = settings.load(run)
             share, hw = side_share(variant, agent, agent, seats, settings.rounds,
                                    LADDER_SEED + 11 + side)

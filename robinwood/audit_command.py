@@ -51,9 +51,14 @@ def default_name(variant: str) -> str:
                    "sampled: Monte Carlo CFR and play; auto: exact where it fits.")
 @click.option("--iterations", type=click.IntRange(1, 10**9), default=2400,
               show_default=True,
-              help="sampled: Monte Carlo CFR traversals a seat, for the free game and "
-                   "for each restricted one (the defaults fit `robinwood audit standard` "
-                   "in 45 minutes on 2 cores; raise them for narrower intervals).")
+              help="sampled: Monte Carlo CFR traversals a seat for the free game (the "
+                   "defaults fit `robinwood audit standard` in 45 minutes on 2 cores; "
+                   "raise them for narrower intervals).")
+@click.option("--restricted-iterations", type=click.IntRange(1, 10**9), default=600,
+              show_default=True,
+              help="sampled: traversals a seat for each restricted game and for the "
+                   "free game it is compared with (at most --iterations; one training "
+                   "a restriction and side, the audit's time at 3-4 seats).")
 @click.option("--rounds", type=click.IntRange(100, 10**9), default=6000,
               show_default=True,
               help="sampled: self-play rounds for the seats and each restriction.")
@@ -80,8 +85,8 @@ def default_name(variant: str) -> str:
               help="Write the page in --out again from its own tables, measuring "
                    "nothing (after an upgrade changes the page's words or formats).")
 def audit(variant, out, exploitability, full_target, band, pairs, workers, method,
-          iterations, rounds, ladder_rounds, search_rounds, restrictions, seed, fallback,
-          work, resume, rewrite):
+          iterations, restricted_iterations, rounds, ladder_rounds, search_rounds,
+          restrictions, seed, fallback, work, resume, rewrite):
     """Audit VARIANT (e.g. 'rspmx:max_turns=3', 'standard', 'standard:players=3'): who
     is favoured and by how much, what each mechanic is worth to the seat forbidden it,
     whether skill pays. Exact for two-player variants whose tree fits (up to 20 million
@@ -130,8 +135,8 @@ def audit(variant, out, exploitability, full_target, band, pairs, workers, metho
                                  settings=_band_settings(method, iterations, rounds))
     try:
         result = _measure(variant, method, exploitability, full_target, iterations,
-                          rounds, ladder_rounds, search_rounds, restrictions, seed,
-                          fallback, work, resume, say)
+                          restricted_iterations, rounds, ladder_rounds, search_rounds,
+                          restrictions, seed, fallback, work, resume, say)
     except BaseException:
         if band_search is not None:
             band_search.cancel()
@@ -155,9 +160,9 @@ def _band_settings(method: str, iterations: int, rounds: int):
                          rounds=rounds)
 
 
-def _measure(variant, method, exploitability, full_target, iterations, rounds,
-             ladder_rounds, search_rounds, restrictions, seed, fallback, work, resume,
-             say):
+def _measure(variant, method, exploitability, full_target, iterations,
+             restricted_iterations, rounds, ladder_rounds, search_rounds, restrictions,
+             seed, fallback, work, resume, say):
     """The audit's sections: analysis.audit's exact ones, or analysis.audit_sampled's
     (exits 130 with a line on how to resume when interrupted)."""
     from analysis.audit import audit as run_audit
@@ -171,7 +176,8 @@ def _measure(variant, method, exploitability, full_target, iterations, rounds,
     names = None if restrictions is None else tuple(
         r.strip() for r in restrictions.split(",") if r.strip())
     more = {} if search_rounds is None else {"search_rounds": search_rounds}
-    settings = SampledSettings(iterations=iterations, rounds=rounds,
+    settings = SampledSettings(iterations=iterations,
+                               restricted_iterations=restricted_iterations, rounds=rounds,
                                ladder_rounds=ladder_rounds, seed=seed, **more,
                                restrictions=names, fallback=fallback)
     if work is None:

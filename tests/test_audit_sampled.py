@@ -172,6 +172,45 @@ def test_the_ladder_takes_the_table_with_search_as_one_more_row(audited, monkeyp
     assert "--search-rounds N adds it" in first_screen(first)[-1]
 
 
+def test_restricted_games_and_their_free_reference_share_a_smaller_budget(
+        audited, tmp_path, monkeypatch):
+    """restricted_iterations below the free game's: each restricted game is trained at
+    it, and its row compares with the free game trained again at it (same seed), played
+    on the row's seeds. At the free game's budget no second free game is trained.
+    Planted bugs caught: the restricted games trained at the full budget (their
+    metadata says 400); the rows compared with the full-budget free game (it is then
+    the one played); a budget above the free game's used as given (the property says
+    900)."""
+    work, first = audited
+    assert not (work / "free-restricted").exists()
+    assert first.settings["restricted_iterations"] == TINY.iterations
+    settings = dataclasses.replace(TINY, iterations=400, restricted_iterations=200,
+                                   restrictions=("never_challenge",))
+    assert dataclasses.replace(settings, restricted_iterations=900).restricted_budget == 400
+    variant = first.variant
+    free = settings.load(sampled.train(variant, tmp_path / "free", 400, settings.seed))
+    played = []
+    real_side_share = sampled.side_share
+
+    def recorded(variant, agent, opponent, *args):
+        played.append(agent)
+        return real_side_share(variant, agent, opponent, *args)
+
+    monkeypatch.setattr(sampled, "side_share", recorded)
+    rows = sampled.restricted_section(variant, tmp_path, free, settings, lambda line: None)
+    assert all(agent is not free for agent in played) and len(played) == 4
+    meta = sampled._read_json
+    assert meta(tmp_path / "free-restricted" / "metadata.json")["iterations"] == 200
+    reference = settings.load(tmp_path / "free-restricted")
+    for side in (0, 1):
+        run = tmp_path / "restricted" / f"never_challenge-side{side}"
+        assert meta(run / "metadata.json")["iterations"] == 200
+        row = rows.set_index("side").loc[side]
+        share, _ = real_side_share(variant, reference, reference, (side,),
+                                   settings.rounds, sampled.LADDER_SEED + 11 + side)
+        assert row["free_share"] == pytest.approx(share, abs=1e-12)
+
+
 def test_search_in_the_ladder_is_refused_where_it_cannot_play():
     """Exact audits and tables of more than two seats get one line each, before any
     work."""
