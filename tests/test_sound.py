@@ -380,6 +380,27 @@ def test_it_never_challenges_its_partner():
         assert _probs(g, s2) == {"pass": 1.0}
 
 
+def test_beyond_two_seats_a_claim_weighs_by_its_own_likelihood_ratio():
+    """The printed team deck: seat 0 peeks a Sheriff and claims the Monk (one copy).
+    Seat 1 believes it by the claim weight beyond two seats, claim_weight_many: at the
+    default (96) a claim is near proof and it passes; at 12, the two-seat weight, it
+    believes the claim false about 45% of the time, above the break-even of 37%, and
+    challenges. At two seats claim_weight_many changes nothing (claim_weight rules
+    there). Planted bugs caught: claim_weight used at every table size (the default
+    challenges in teams); claim_weight_many used at two seats (the two-seat answers
+    differ with it)."""
+    g = game_def.load_game("team:players=4,teams=true")
+    s = game_def.play(g, "peek 0", "deal Sheriff", "announce Monk")
+    assert s.current_player() == 1
+    assert _probs(g, s) == {"pass": 1.0}
+    assert _probs(g, s, claim_weight_many=12.0) == {"challenge": 1.0}
+    g = game_def.load_game("standard")
+    for said in ("Monk", "Deputy"):
+        s = game_def.play(g, "peek 0", "deal Sheriff", f"announce {said}")
+        assert _probs(g, s, claim_weight_many=1.0) == _probs(g, s) == \
+            _probs(g, s, claim_weight_many=1e4)
+
+
 # ----- legality and information -----------------------------------------------------------
 @pytest.mark.parametrize("spec", ["rspx:max_turns=20", "standard:max_turns=30",
                                   "standard:players=3,max_turns=30",
@@ -419,6 +440,8 @@ def test_it_plays_one_strategy_per_information_state_on_an_exact_tree():
     ({"bluff_exposure": 1.5}, "sound option bluff_exposure=1.5 must be from 0 to 1"),
     ({"deter": float("nan")}, "sound option deter=nan must be from 0 to 1"),
     ({"claim_weight": 0.5}, "sound option claim_weight=0.5 must be from 1 to 1e+06"),
+    ({"claim_weight_many": 0.0},
+     "sound option claim_weight_many=0.0 must be from 1 to 1e+06"),
     ({"bluffs": 0.0}, "unknown sound option 'bluffs'")])
 def test_a_bad_setting_is_one_line_naming_it_and_its_range(options, message):
     """Each setting is checked against its own range, and an unknown one is named.

@@ -53,12 +53,14 @@ _BOT_KIND = {"uniform": ka.UNIFORM, "honest": ka.HONEST, "paranoid": ka.PARANOID
 # the options each bot takes (`name:option=value,...` in load_agent; defaults in bot())
 _BOT_OPTIONS = {"heuristic": ("bluff", "challenge_below"), "threshold_challenger": ("t",),
                 "sound": ("claim_weight", "tempo", "power", "bluff_caught", "deter",
-                          "bluff_share", "bluff_worth", "bluff_exposure")}
+                          "bluff_share", "bluff_worth", "bluff_exposure",
+                          "claim_weight_many")}
 # the sound default's options, in its settings' order (solver.scripted.kernels.P_*)
 SOUND_OPTIONS = {"claim_weight": lg.P_CLAIM_WEIGHT, "tempo": lg.P_TEMPO,
                  "power": lg.P_POWER_VALUE, "bluff_caught": lg.P_BLUFF_CAUGHT,
                  "deter": lg.P_DETER, "bluff_share": lg.P_BLUFF_SHARE,
-                 "bluff_worth": lg.P_BLUFF_WORTH, "bluff_exposure": lg.P_BLUFF_EXPOSURE}
+                 "bluff_worth": lg.P_BLUFF_WORTH, "bluff_exposure": lg.P_BLUFF_EXPOSURE,
+                 "claim_weight_many": lg.P_CLAIM_WEIGHT_MANY}
 
 
 class AgentError(RobinWoodError):
@@ -247,7 +249,8 @@ def bot(name: str, bluff: float = lg.DEFAULT_BLUFF,
     fallback player (the claim counter, the sound default). `bluff` and
     `challenge_below` are the heuristic bot's rates, `t` the threshold_challenger's
     threshold, `sound` the sound default's settings (SOUND_OPTIONS: claim_weight, a
-    likelihood ratio of at least 1; tempo and power, values in payoff units from 0 to 1;
+    likelihood ratio of at least 1, at two seats, and claim_weight_many the same beyond
+    two seats; tempo and power, values in payoff units from 0 to 1;
     bluff_caught, a probability; deter and bluff_share, the shares of the deterring challenge
     rate and of the equilibrium bluff rate it plays, from 0 to 1; bluff_worth, the most a
     card's own best announcement may be worth for it to bluff, and bluff_exposure, the
@@ -337,7 +340,8 @@ def _sound_bot(**options: float) -> Agent:
         if key not in SOUND_OPTIONS:
             raise AgentError(f"unknown sound option {key!r}: use "
                              f"{', '.join(SOUND_OPTIONS)}")
-        low, high = {"claim_weight": (1.0, 1e6), "bluff_worth": (0.0, 1e6)}.get(key, (0.0, 1.0))
+        low, high = {"claim_weight": (1.0, 1e6), "claim_weight_many": (1.0, 1e6),
+                     "bluff_worth": (0.0, 1e6)}.get(key, (0.0, 1.0))
         if not low <= value <= high:   # nan fails too
             raise AgentError(f"sound option {key}={value!r} must be from {low:g} to "
                              f"{high:g}")
