@@ -118,6 +118,28 @@ def test_the_break_even_of_equal_stakes_is_one_half_and_moves_with_the_strikes()
     assert round_value(v, (1, 0), 1) == pytest.approx(1 / 3)
 
 
+def test_in_teams_a_seat_whose_partner_plays_on_still_weighs_the_power():
+    """Teams, two strikes, seat 1 one strike from out, a Companion claim of seat 0
+    (W = 0.2, the tempo). By the value model (lives [2, 1, 2, 2]): S_me = 4/21 (its
+    team's share from 3/7 to 2/6 of the lives), S_them = 1/7. With its partner playing
+    on, the power still matters to seat 1's team: q > S_me / (S_me + S_them + W) =
+    0.357. With its partner out (lives [2, 1, 2, 0]) its strike ends its side's round:
+    S_me = 0.4, S_them = 0.1, q > (S_me - W) / (S_me + S_them) = 0.4. Planted bug
+    caught (the rule as it was): the seat's own lives deciding, which put the first
+    break-even at 0, so that seat 1 challenged even claims it believed 96% true."""
+    v = game_def.parse("team:players=4,teams=true")
+    s_me, s_them, w = 4 / 21, 1 / 7, 0.2
+    assert break_even(v, (0, 1, 0, 0), 1, 0, power_cost=w) == pytest.approx(
+        s_me / (s_me + s_them + w), abs=1e-12)
+    from game_def.core import rules_array
+    from solver.scripted import kernels
+
+    # a seat that is out is no strikes to the public API; the kernel takes lives
+    lives = np.array([2.0, 1.0, 2.0, 0.0])
+    assert kernels.break_even(rules_array(v), lives, 1, 0, w) == pytest.approx(
+        (0.4 - w) / (0.4 + 0.1), abs=1e-12)
+
+
 def test_a_claims_break_even_uses_its_power_as_the_default_values_it():
     """The report's break-even per claimed character (the start of a round): a Peasant's
     is the bare one half; a Companion's and a Deputy's are break_even with the default's

@@ -102,6 +102,16 @@ def _value(rules, lives, seat):
 
 
 @jit
+def _side_lives(rules, lives, seat):
+    """The lives `seat`'s side holds: its own, with its partner's in team mode."""
+    total = 0.0
+    for s in range(rules[k.R_PLAYERS]):
+        if _side(rules, s, seat):
+            total += lives[s]
+    return total
+
+
+@jit
 def _after_strike(rules, lives, seat, victim):
     """`seat`'s value once `victim` takes a strike."""
     lives[victim] -= 1
@@ -193,13 +203,16 @@ def _break_even(rules, lives, seat, claimant, power_cost):
     the belief that it is false above which a challenge gains on average; 1 (never)
     when nothing can be gained. `power_cost` is W, what the claim's power costs `seat`
     when it runs. Challenging a true claim costs a strike and the power still runs, unless
-    that strike eliminates `seat`, whose round is then lost whatever the power does:
-    q > (S_me - (1 - kappa) W) / (S_me + S_claimant + kappa W), kappa 1 if `seat`
-    survives its strike, else 0 (docs/sound-play.md derives it)."""
+    that strike puts `seat`'s side out, whose round is then lost whatever the power does:
+    q > (S_me - (1 - kappa) W) / (S_me + S_claimant + kappa W), kappa 1 if `seat`'s
+    side survives its strike, else 0 (docs/sound-play.md derives it). In teams a seat
+    eliminated while its partner plays on still cares what the power does: there kappa
+    is 1 (with 0, a Companion's extra turn, worth more than the seat's last strike,
+    made every claim worth a challenge, true ones included)."""
     now = _value(rules, lives, seat)
     s_me = now - _after_strike(rules, lives, seat, seat)
     s_them = _after_strike(rules, lives, seat, claimant) - now
-    kappa = 1.0 if lives[seat] > 1 else 0.0
+    kappa = 1.0 if _side_lives(rules, lives, seat) > 1 else 0.0
     total = s_me + s_them + kappa * power_cost
     if total <= 0.0:
         return 1.0
