@@ -84,24 +84,6 @@ def _side(rules, a, b):
 
 
 @jit
-def _value(rules, lives, seat):
-    """`seat`'s value of the round when each side wins with the share of the table's
-    lives it holds (module docstring)."""
-    players = rules[k.R_PLAYERS]
-    total = 0.0
-    mine = 0.0
-    for s in range(players):
-        total += lives[s]
-        if _side(rules, s, seat):
-            mine += lives[s]
-    if total <= 0.0:
-        return 0.0
-    p = mine / total
-    loss = 1.0 if rules[k.R_TEAMS] > 0 else 1.0 / (players - 1)
-    return p - (1.0 - p) * loss
-
-
-@jit
 def _side_lives(rules, lives, seat):
     """The lives `seat`'s side holds: its own, with its partner's in team mode."""
     total = 0.0
@@ -109,6 +91,22 @@ def _side_lives(rules, lives, seat):
         if _side(rules, s, seat):
             total += lives[s]
     return total
+
+
+@jit
+def _value(rules, lives, seat):
+    """`seat`'s value of the round when each side wins with the share of the table's
+    lives it holds (module docstring)."""
+    players = rules[k.R_PLAYERS]
+    total = 0.0
+    for s in range(players):
+        total += lives[s]
+    mine = _side_lives(rules, lives, seat)
+    if total <= 0.0:
+        return 0.0
+    p = mine / total
+    loss = 1.0 if rules[k.R_TEAMS] > 0 else 1.0 / (players - 1)
+    return p - (1.0 - p) * loss
 
 
 @jit
