@@ -26,6 +26,8 @@ from game_def.core import rules_array
 from solver.knowledge import kernels as kb
 from solver.players import kernels as ka
 
+NO_LIAR = np.zeros(k.NUM_CHARACTERS)   # a claim says nothing of the Trickster (two seats)
+
 
 def cases(variant, count: int, seed: int) -> list[tuple]:
     """(knowledge, seat) for every seat at `count` decisions of uniformly random rounds."""
@@ -52,12 +54,12 @@ def cases(variant, count: int, seed: int) -> list[tuple]:
 def seconds_a_belief(kernel, rules, cases, weight: float, repeats: int) -> float:
     """The fastest of `repeats` passes over the cases, one belief's share of it."""
     out = np.empty((int(rules[k.R_N]), k.NUM_CHARACTERS))
-    kernel(rules, cases[0][0], cases[0][1], weight, out)  # compile
+    kernel(rules, cases[0][0], cases[0][1], weight, NO_LIAR, out)  # compile
     best = float("inf")
     for _ in range(repeats):
         start = time.perf_counter()
         for know, seat in cases:
-            kernel(rules, know, seat, weight, out)
+            kernel(rules, know, seat, weight, NO_LIAR, out)
         best = min(best, time.perf_counter() - start)
     return best / len(cases)
 
@@ -76,8 +78,8 @@ def main() -> None:
     fast = np.empty((int(rules[k.R_N]), k.NUM_CHARACTERS))
     slow = np.empty_like(fast)
     for know, seat in data:
-        kb.belief(rules, know, seat, weight, fast)
-        kb.belief_stepwise(rules, know, seat, weight, slow)
+        kb.belief(rules, know, seat, weight, NO_LIAR, fast)
+        kb.belief_stepwise(rules, know, seat, weight, NO_LIAR, slow)
         if not np.array_equal(fast, slow):
             raise SystemExit(f"the shortcut changed a belief (seat {seat}): "
                              f"{np.abs(fast - slow).max():.3g}")

@@ -7,24 +7,67 @@ arrangement of the deck's remaining cards over the positions the seat cannot pla
 memoised recursion (each position in turn, the multiset of cards still to place as the
 memo key) that carries each arrangement's per-position counts along.
 
-    probabilities = belief(state, seat, weight)    # [position][character]
+A claim also counts `weight` times `trickster` for the Trickster at its position unless
+it was made over the public count: when it was made, the deck's copies of its character
+were all face up or claimed at other face-down positions. The twin finds that by
+replaying the round's prefixes and reading, right after each announcement, the seat's
+observation string (the face-up cards) and information-state string (the claims).
+
+    probabilities = belief(state, seat, weight, trickster)    # [position][character]
+    (trickster: one share for every character, or a list of one per character)
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from naive_abstraction import _read
+from naive_abstraction import CHAR_ID, _read
 
 NUM_CHARACTERS = 10
+TRICKSTER = CHAR_ID["Trickster"]
+NAMES_BY_ID = {i: name for name, i in CHAR_ID.items()}
 
 
 def _exact(mask: int) -> int:
     return mask.bit_length() - 1 if mask and mask & (mask - 1) == 0 else -1
 
 
-def belief(state, seat: int, weight: float) -> list[list[float]]:
+def claims_over_count(state, seat: int) -> dict[int, bool]:
+    """Position -> whether the last claim made there was over the public count (module
+    docstring), from the strings `seat` read right after each announcement."""
+    game = state.get_game()
+    counts = [int(c) for c in game.variant.counts]
+    replay = game.new_initial_state()
+    over = {}
+    for action in state.history():
+        said = None
+        if not replay.is_chance_node():
+            text = replay.action_to_string(replay.current_player(), action)
+            if text.startswith("announce "):
+                said = CHAR_ID[text.split(" ", 1)[1]]
+        replay.apply_action(action)
+        if said is None or replay.is_terminal():
+            continue
+        _, now, view, turn = _read(replay, seat)
+        cells = replay.observation_string(seat).split(" | ")[2].split()
+        seen = 0
+        for q, cell in enumerate(cells):
+            if q == turn.peek:
+                continue
+            if now.face_up[q]:
+                seen += cell.split(":")[1] == NAMES_BY_ID[said]
+            else:
+                seen += view.claim[q] == said
+        over[turn.peek] = seen >= counts[said]
+    return over
+
+
+def belief(state, seat: int, weight: float, trickster=0.0) -> list[list[float]]:
+    """trickster: one share for every claimed character, or a list of one per character."""
     variant, _, view, _ = _read(state, seat)
+    liar = list(trickster) if isinstance(trickster, (list, tuple)) else \
+        [trickster] * NUM_CHARACTERS
+    over = claims_over_count(state, seat) if max(liar) > 0.0 else {}
     n = variant.num_positions
     counts = [int(c) for c in variant.counts]
     out = [[0.0] * NUM_CHARACTERS for _ in range(n)]
@@ -41,6 +84,8 @@ def belief(state, seat: int, weight: float) -> list[list[float]]:
         w = [1.0] * NUM_CHARACTERS
         if view.claim[p] >= 0:
             w[view.claim[p]] *= weight
+            if liar[view.claim[p]] > 0.0 and view.claim[p] != TRICKSTER and not over[p]:
+                w[TRICKSTER] *= weight * liar[view.claim[p]]
         if view.signal[p] >= 0:
             w[view.signal[p]] *= weight
         evidence[p] = w

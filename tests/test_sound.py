@@ -31,18 +31,25 @@ from solver.scripted.sound import break_even, claim_break_even, round_value
 
 TEAM = "Robin+Sheriff+Peasant+Innkeeper+Traitor:players=4,teams=true,max_turns=6"
 POWERS = "Robin+Companion+Sheriff+Deputy+Peasant+Witch+Monk+Traitor"
+TRICKS = "Robin+Companion+Sheriff+Peasant+Trickster+Witch+Traitor"   # one copy each
+# a Trickster's forced lie: a Companion claim, else a little of everything
+COMPANION_LIES = [1.0 if c == "Companion" else 0.05 for c in game_def.characters.NAMES]
 
 
 # ----- the belief ---------------------------------------------------------------------
 @pytest.mark.parametrize("spec, rounds", [
     ("rspx:max_turns=8", 40), (f"{POWERS}:max_turns=8", 25),
     ("rspmx:players=3,max_turns=8", 25), (f"{POWERS}:players=4,max_turns=8", 12),
-    (TEAM, 25), ("standard:max_turns=6", 2)])
+    (TEAM, 25), ("standard:max_turns=6", 2), (f"{TRICKS}:players=3,max_turns=8", 25),
+    ("Robin+Sheriff+Peasant+Trickster+Innkeeper+Traitor:players=4,teams=true,max_turns=8",
+     12)])
 def test_the_belief_equals_the_twin_reading_information_strings(spec, rounds):
-    """Every seat's belief, at every decision of random rounds, with two claim weights.
-    Planted bugs caught: the claim's weight left out of the belief; a team signal
-    weighted for every seat; the dynamic programme's forward pass reading the multiset
-    one card too small."""
+    """Every seat's belief, at every decision of random rounds, with two claim weights
+    and with the Trickster's share of a claim. Planted bugs caught: the claim's weight
+    left out of the belief; a team signal weighted for every seat; the dynamic
+    programme's forward pass reading the multiset one card too small; the Trickster's
+    share given to a claim made over the public count; a face-up card left out of that
+    count."""
     game = game_def.load_game(spec)
     rng = np.random.default_rng(len(spec))
     compared = 0
@@ -50,9 +57,10 @@ def test_the_belief_equals_the_twin_reading_information_strings(spec, rounds):
     def visit(state):
         nonlocal compared
         for seat in range(game.num_players()):
-            for weight in (12.0, 2.5):
-                mine = seat_belief(state, seat, weight)
-                theirs = twin_belief(state, seat, weight)
+            for weight, trickster in ((12.0, 0.0), (2.5, 0.0), (96.0, 0.3),
+                                      (96.0, COMPANION_LIES)):
+                mine = seat_belief(state, seat, weight, trickster=trickster)
+                theirs = twin_belief(state, seat, weight, trickster)
                 if theirs is None:   # no arrangement fits: the kernel says so too
                     continue
                 np.testing.assert_allclose(mine, np.array(theirs), atol=1e-9,
@@ -421,6 +429,37 @@ def test_beyond_two_seats_a_claim_weighs_by_its_own_likelihood_ratio():
         s = game_def.play(g, "peek 0", "deal Sheriff", f"announce {said}")
         assert _probs(g, s, claim_weight_many=1.0) == _probs(g, s) == \
             _probs(g, s, claim_weight_many=1e4)
+
+
+def test_beyond_two_seats_a_third_companion_claim_is_believed_and_the_earlier_ones_doubted():
+    """The printed team deck (two Companions): seat 0 peeks the Trickster and must lie,
+    and claims a Companion; seats 1 and 2 then peek the two Companions and claim them.
+    The third claim was made over the public count (both copies already claimed), which
+    a forced liar would not pick, so the Trickster's share of the earlier claims puts
+    the lie there: seat 3 believes the third claim and passes. With no Trickster share
+    (trickster=0) the three claims look alike, each false a third of the time, above
+    the break-even (0.294), and it challenges a true claim. A Monk claim is no forced
+    lie's favourite: the share does not move its answer, nor anything at two seats.
+    Planted bugs caught: the Trickster's share given to a claim made over the count
+    (seat 3 challenges); the share given to every claim (the Monk claim's answer moves
+    with it)."""
+    g = game_def.load_game("team:players=4,teams=true")
+    s = game_def.play(g, "peek 0", "deal Trickster", "announce Companion", "pass", "pass",
+                      "pass", "peek 3", "deal Peasant", "silent",
+                      "peek 1", "deal Companion", "announce Companion", "pass", "pass", "pass",
+                      "peek 4", "deal Monk", "silent",
+                      "peek 2", "deal Companion", "announce Companion")
+    assert s.current_player() == 3
+    assert _probs(g, s) == {"pass": 1.0}
+    assert _probs(g, s, trickster=0.0) == {"challenge": 1.0}
+    false = [1 - seat_belief(s, 3, 96.0, trickster=0.5)[p, int(Character.COMPANION)]
+             for p in (0, 1, 2)]
+    assert false[2] < 0.294 < false[0] == pytest.approx(false[1])
+    s = game_def.play(g, "peek 0", "deal Sheriff", "announce Monk")
+    assert _probs(g, s, trickster=0.0) == _probs(g, s) == _probs(g, s, trickster=1.0)
+    g = game_def.load_game("standard")
+    s = game_def.play(g, "peek 0", "deal Trickster", "announce Companion")
+    assert _probs(g, s, trickster=0.0) == _probs(g, s) == _probs(g, s, trickster=1.0)
 
 
 # ----- legality and information -----------------------------------------------------------

@@ -6,9 +6,15 @@ the seat's candidate masks (the knowledge array: what it saw, face-up cards, bli
 exchanges) rule arrangements out; and each unchallenged public claim (and, in team mode,
 each signal of the seat's Innkeeper team) is evidence with likelihood ratio `weight`:
 an arrangement with the claimed character at the claimed position counts `weight` times
-one without. Under that model the marginals are exact: a dynamic programme over the
-positions the seat cannot place, whose state is the multiset of characters still to
-place (at most 1,728 states on the printed decks), forward and backward. The positions
+one without. A peeked Trickster must lie, so a claim is also evidence for the Trickster
+at its position: with `liar[c]` > 0 for the claimed character c, an arrangement with the
+Trickster there counts `weight` times liar[c] (the chance that a Trickster's forced lie
+names c, relative to the chance that a c is announced), except for a claim made over
+the public count (the knowledge array's K_CLAIM_OVER: every copy already face up or
+claimed elsewhere), which no forced liar picks. Under that model the marginals are
+exact: a dynamic programme over the positions the seat cannot place, whose state is
+the multiset of characters still to place (at most 1,728 states on the printed decks),
+forward and backward. The positions
 that say nothing about their card (any character left, no claim: most of them early in
 a round) are exchangeable and need no step of it: a multinomial fills them at once
 (`_fill`), bit for bit what the steps would give at an integer claim weight.
@@ -27,7 +33,7 @@ import numpy as np
 from game_def import kernels as k
 from game_def.kernels import jit
 
-from ._kernels import FULL_MASK, K_CAND, K_CLAIM, K_SIGNAL, _exact
+from ._kernels import FULL_MASK, K_CAND, K_CLAIM, K_CLAIM_OVER, K_SIGNAL, _exact
 
 # The likelihood ratio of an unchallenged claim (or a team signal) when the caller has
 # no model of the claimant: a claim makes its character twelve times likelier at its
@@ -36,10 +42,11 @@ DEFAULT_CLAIM_WEIGHT = 12.0
 
 
 @jit
-def _evidence(rules, know, seat, weight, weights):
+def _evidence(rules, know, seat, weight, liar, weights):
     """Per position and character, the weight of the evidence (module docstring): 1, or
-    `weight` for the position's last public claim and, for a seat (seat >= 0), for its
-    team's signal there."""
+    `weight` for the position's last public claim c (and `weight` times liar[c] for the
+    Trickster there, unless the claim was made over the public count) and, for a seat
+    (seat >= 0), for its team's signal there."""
     n = rules[k.R_N]
     for p in range(n):
         for c in range(k.NUM_CHARACTERS):
@@ -47,6 +54,8 @@ def _evidence(rules, know, seat, weight, weights):
         claim = know[K_CLAIM + p]
         if claim >= 0:
             weights[p, claim] *= weight
+            if liar[claim] > 0.0 and claim != k.TRICKSTER and know[K_CLAIM_OVER + p] == 0:
+                weights[p, k.TRICKSTER] *= weight * liar[claim]
         if seat >= 0:
             signal = know[K_SIGNAL + seat * k.MAX_POSITIONS + p]
             if signal >= 0:
@@ -246,22 +255,23 @@ def _fill(masks, weights, left, unknown, told, u, out):
 
 
 @jit
-def _belief(rules, know, seat, weight, out):
+def _belief(rules, know, seat, weight, liar, out):
     """out[p, c] for p < n: the probability that `seat` gives character c at position p,
     from its own knowledge row, the public claims and its team's signals (module
-    docstring); `weight` is the claims' likelihood ratio. Returns whether the seat's
+    docstring); `weight` is the claims' likelihood ratio, liar[c] the Trickster's share
+    of a claim of c (all 0: a claim says nothing of the Trickster). Returns whether the seat's
     knowledge admits an arrangement of the deck (else each mask uniformly)."""
     n = rules[k.R_N]
     masks = np.empty(n, dtype=np.int64)
     for p in range(n):
         masks[p] = know[K_CAND + seat * k.MAX_POSITIONS + p]
     weights = np.empty((n, k.NUM_CHARACTERS), dtype=np.float64)
-    _evidence(rules, know, seat, weight, weights)
+    _evidence(rules, know, seat, weight, liar, weights)
     return _marginals(rules, masks, weights, True, out)
 
 
 @jit
-def _belief_stepwise(rules, know, seat, weight, out):
+def _belief_stepwise(rules, know, seat, weight, liar, out):
     """`_belief` with every unknown position filled one by one (no exchangeable
     shortcut): the reference benchmarks/bench_belief.py and the tests compare it to."""
     n = rules[k.R_N]
@@ -269,12 +279,12 @@ def _belief_stepwise(rules, know, seat, weight, out):
     for p in range(n):
         masks[p] = know[K_CAND + seat * k.MAX_POSITIONS + p]
     weights = np.empty((n, k.NUM_CHARACTERS), dtype=np.float64)
-    _evidence(rules, know, seat, weight, weights)
+    _evidence(rules, know, seat, weight, liar, weights)
     return _marginals(rules, masks, weights, False, out)
 
 
 @jit
-def _public_belief(rules, state, know, weight, out):
+def _public_belief(rules, state, know, weight, liar, out):
     """The belief of a seat that knows only what is public: the face-up cards, the deck
     and the claims; what the sound default assumes another seat knows of a position it
     has not looked at. Reads the public state (face-up cards) and the claims only."""
@@ -283,5 +293,5 @@ def _public_belief(rules, state, know, weight, out):
     for p in range(n):
         masks[p] = 1 << state[k.S_CARD + p] if state[k.S_FACEUP + p] else FULL_MASK
     weights = np.empty((n, k.NUM_CHARACTERS), dtype=np.float64)
-    _evidence(rules, know, -1, weight, weights)
+    _evidence(rules, know, -1, weight, liar, weights)
     return _marginals(rules, masks, weights, True, out)

@@ -8,7 +8,10 @@ action from what the action let each player see:
   one bit once seen, the union of two after a blind exchange, all bits when unknown);
 - per seat and position, whether *another* seat has looked at the card privately
   since it last moved (with two seats: the other seat);
-- per position, the last character publicly claimed for it;
+- per position, the last character publicly claimed for it, and whether that claim was
+  made over the public count: when the deck's copies of the character were all already
+  face up or claimed at other face-down positions (`_over_count`), a claim a forced liar
+  would not choose (docs/sound-play.md, "The Trickster's lie");
 - per seat and position, the character the seat's team last named for it with the
   Innkeeper's signal (team mode: the partner observes the pair, docs/rules.md).
 
@@ -37,7 +40,8 @@ K_CAND = 0                                # [seat * 16 + pos]: candidate charact
 K_OTHER_LOOKED = K_CAND + SEATS * k.MAX_POSITIONS    # [seat * 16 + pos]: another seat looked
 K_CLAIM = K_OTHER_LOOKED + SEATS * k.MAX_POSITIONS   # [pos]: last claim, -1 none
 K_SIGNAL = K_CLAIM + k.MAX_POSITIONS      # [seat * 16 + pos]: the team's signal, -1 none
-K_SIZE = K_SIGNAL + SEATS * k.MAX_POSITIONS
+K_CLAIM_OVER = K_SIGNAL + SEATS * k.MAX_POSITIONS  # [pos]: 1 if that claim was over the count
+K_SIZE = K_CLAIM_OVER + k.MAX_POSITIONS
 
 
 @jit
@@ -77,6 +81,29 @@ def _exchange(know, a, b, seat):
 
 
 @jit
+def _clear_claim(know, pos):
+    know[K_CLAIM + pos] = -1
+    know[K_CLAIM_OVER + pos] = 0
+
+
+@jit
+def _over_count(state, rules, know, pos, said):
+    """Would a claim of `said` at `pos` be over the public count: every copy of `said`
+    the deck holds already face up, or claimed (the last claim) at another face-down
+    position? Public: the face-up cards and the claims are seen by every seat."""
+    seen = 0
+    for p in range(rules[k.R_N]):
+        if p == pos:
+            continue
+        if state[k.S_FACEUP + p]:
+            if state[k.S_CARD + p] == said:
+                seen += 1
+        elif know[K_CLAIM + p] == said:
+            seen += 1
+    return seen >= rules[k.R_COUNTS + said]
+
+
+@jit
 def _observe(know, before, action, after, rules):
     """Update `know` for `action`, applied to core state `before` giving `after`.
 
@@ -98,10 +125,13 @@ def _observe(know, before, action, after, rules):
         b = before[k.S_PICK2]
         for s in range(players):
             _exchange(know, a, b, s)
-        know[K_CLAIM + a] = -1
-        know[K_CLAIM + b] = -1
+        _clear_claim(know, a)
+        _clear_claim(know, b)
     elif phase == k.PH_AFTER_PEEK and act > base + k.A_SILENT:
-        know[K_CLAIM + before[k.S_PEEK_POS]] = act - base - k.A_ANNOUNCE
+        pos = before[k.S_PEEK_POS]
+        said = act - base - k.A_ANNOUNCE
+        know[K_CLAIM_OVER + pos] = 1 if _over_count(before, rules, know, pos, said) else 0
+        know[K_CLAIM + pos] = said
     elif phase == k.PH_WITCH_CHOICE:
         a = before[k.S_POWER_POS]
         b = before[k.S_PICK]
@@ -127,8 +157,8 @@ def _observe(know, before, action, after, rules):
             tmp = know[ga]
             know[ga] = know[gb]
             know[gb] = tmp
-        know[K_CLAIM + a] = -1
-        know[K_CLAIM + b] = -1
+        _clear_claim(know, a)
+        _clear_claim(know, b)
     elif phase == k.PH_NAME:
         # the Innkeeper's signal: the actor's team observes (position, named character)
         pos = before[k.S_PICK]

@@ -27,10 +27,13 @@ def _knowledge_after(rules, history):
 
 
 def seat_belief(state, seat: int, claim_weight: float = DEFAULT_CLAIM_WEIGHT, *,
-                stepwise: bool = False) -> np.ndarray:
+                trickster=0.0, stepwise: bool = False) -> np.ndarray:
     """[position, character] probabilities `seat` gives the cards of the robin_wood state
     `state` (an OpenSpiel state of game_def's game), each unchallenged claim weighted by
-    the likelihood ratio `claim_weight` (at least 1). stepwise: by the reference
+    the likelihood ratio `claim_weight` (at least 1); `trickster` (0 to 1: one share, or
+    one per character) is the share of that weight a claim of each character also gives
+    the Trickster at its position, a forced liar's card, unless the claim was made over
+    the public count (0: none). stepwise: by the reference
     dynamic programme that fills every position one by one, which the kernel's shortcut
     for exchangeable positions must match bit for bit at integer weights."""
     rules = state.get_game().rules
@@ -41,7 +44,14 @@ def seat_belief(state, seat: int, claim_weight: float = DEFAULT_CLAIM_WEIGHT, *,
     if not claim_weight >= 1.0:   # nan fails too
         raise RobinWoodError(f"claim_weight={claim_weight!r} must be a likelihood ratio of "
                              f"at least 1")
+    liar = np.broadcast_to(np.asarray(trickster, dtype=np.float64),
+                           (k.NUM_CHARACTERS,)).copy() if np.ndim(trickster) == 0 or \
+        np.size(trickster) == k.NUM_CHARACTERS else None
+    if liar is None or not np.all((liar >= 0.0) & (liar <= 1.0)):   # nan fails too
+        raise RobinWoodError(f"trickster={trickster!r} must be a share between 0 and 1, or "
+                             f"{k.NUM_CHARACTERS} of them (one per character)")
     know = _knowledge_after(rules, np.asarray(state.history(), dtype=np.int64))
     out = np.zeros((int(rules[k.R_N]), k.NUM_CHARACTERS))
-    (_belief_stepwise if stepwise else _belief)(rules, know, seat, float(claim_weight), out)
+    (_belief_stepwise if stepwise else _belief)(rules, know, seat, float(claim_weight),
+                                                    liar, out)
     return out

@@ -6,12 +6,13 @@ candidate mask, and find the decisions that surely win (solver.knowledge._sure_w
 """
 
 from ._kernels import (  # noqa: F401  (re-exported layout)
-    FULL_MASK, K_CAND, K_CLAIM, K_OTHER_LOOKED, K_SIGNAL, K_SIZE, SEATS,
+    FULL_MASK, K_CAND, K_CLAIM, K_CLAIM_OVER, K_OTHER_LOOKED, K_SIGNAL, K_SIZE, SEATS,
 )
 from ._kernels import (  # noqa: F401  (re-exported kernels)
     _exact as exact,
     _initial_knowledge as initial_knowledge,
     _observe as observe,
+    _over_count as over_count,
 )
 from ._sure_win import _sure_win as sure_win  # noqa: F401
 from ._sure_win import _target_located as target_located  # noqa: F401

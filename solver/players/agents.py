@@ -54,13 +54,14 @@ _BOT_KIND = {"uniform": ka.UNIFORM, "honest": ka.HONEST, "paranoid": ka.PARANOID
 _BOT_OPTIONS = {"heuristic": ("bluff", "challenge_below"), "threshold_challenger": ("t",),
                 "sound": ("claim_weight", "tempo", "power", "bluff_caught", "deter",
                           "bluff_share", "bluff_worth", "bluff_exposure",
-                          "claim_weight_many")}
+                          "claim_weight_many", "trickster")}
 # the sound default's options, in its settings' order (solver.scripted.kernels.P_*)
 SOUND_OPTIONS = {"claim_weight": lg.P_CLAIM_WEIGHT, "tempo": lg.P_TEMPO,
                  "power": lg.P_POWER_VALUE, "bluff_caught": lg.P_BLUFF_CAUGHT,
                  "deter": lg.P_DETER, "bluff_share": lg.P_BLUFF_SHARE,
                  "bluff_worth": lg.P_BLUFF_WORTH, "bluff_exposure": lg.P_BLUFF_EXPOSURE,
-                 "claim_weight_many": lg.P_CLAIM_WEIGHT_MANY}
+                 "claim_weight_many": lg.P_CLAIM_WEIGHT_MANY,
+                 "trickster": lg.P_TRICKSTER_LIE}
 
 
 class AgentError(RobinWoodError):
@@ -250,7 +251,10 @@ def bot(name: str, bluff: float = lg.DEFAULT_BLUFF,
     `challenge_below` are the heuristic bot's rates, `t` the threshold_challenger's
     threshold, `sound` the sound default's settings (SOUND_OPTIONS: claim_weight, a
     likelihood ratio of at least 1, at two seats, and claim_weight_many the same beyond
-    two seats; tempo and power, values in payoff units from 0 to 1;
+    two seats; trickster, from 0 to 1, the share of a claim's weight that also counts for
+    the Trickster at its position beyond two seats, for the claim a forced lie names
+    most (the Companion's at the defaults); tempo and power, values in payoff units
+    from 0 to 1;
     bluff_caught, a probability; deter and bluff_share, the shares of the deterring challenge
     rate and of the equilibrium bluff rate it plays, from 0 to 1; bluff_worth, the most a
     card's own best announcement may be worth for it to bluff, and bluff_exposure, the

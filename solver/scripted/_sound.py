@@ -4,7 +4,10 @@ under the seat's belief about the cards, at any table size.
 - **Belief**: solver.knowledge's exact marginals of the seat's candidate masks, the
   deck's counts and the public claims, each claim weighted by a likelihood ratio:
   P_CLAIM_WEIGHT at two seats, P_CLAIM_WEIGHT_MANY beyond (`_claim_weight`), where the
-  default bluffs only when forced and a claim is near proof.
+  default bluffs only when forced and a claim is near proof; there a claim of the
+  Trickster's likeliest lie also counts for the Trickster at its position, P_TRICKSTER_LIE
+  of that weight (`_lie_share`: a peeked Trickster must lie), unless the claim was made
+  over the public count.
 - **Values**: a round's value for a seat from the lives (strikes left) at the table:
   its side wins with the share of the lives it holds (payoff +1 for a win, -1/(N-1)
   for a loss, -1 for a team's loss). A strike's value is the change it makes.
@@ -64,9 +67,10 @@ P_BLUFF_SHARE = 5            # the share of the equilibrium bluff rate it plays 
 P_BLUFF_WORTH = 6      # the most a card's own best announcement may be worth for it to bluff
 P_BLUFF_EXPOSURE = 7   # the most of a claim's copies the responder may place for a bluff of it
 P_CLAIM_WEIGHT_MANY = 8  # the claim weight beyond two seats, where nobody bluffs by choice
-NUM_SOUND_PARAMS = 9
+P_TRICKSTER_LIE = 9    # beyond two seats, the Trickster's share of its likeliest lie
+NUM_SOUND_PARAMS = 10
 SOUND_DEFAULTS = np.array([ab.DEFAULT_CLAIM_WEIGHT, 0.2, 0.1, 0.75, 1.0, 1.0, 1e6, 1.0,
-                           96.0])
+                           96.0, 0.5])
 
 
 # ----- values ---------------------------------------------------------------------------
@@ -295,6 +299,49 @@ def _claim_weight(settings, rules):
 
 
 @jit
+def _lie_share(settings, rules, said):
+    """The share of a claim's weight that also counts for the Trickster at its position
+    when the claim is of `said` (the belief's liar[said]): 0 at two seats, where the
+    claim weight already prices the bluffs of the equilibrium rates. Beyond, where the
+    only lies are forced, a peeked Trickster lies as the default does: with the claim
+    worth most to its maker among the followers and powers the deck holds (the
+    Companion's extra turn at the default values: 72% of its lies in team self-play),
+    which gets P_TRICKSTER_LIE; the other claims 0. With none, a Trickster's Companion
+    lie placed a Companion copy at the Trickster, and a later true Companion claim was
+    challenged with a precision of 1% in team self-play (docs/sound-play.md, "The
+    Trickster's lie")."""
+    if _two_sides_of_one(rules) or said == k.ROBIN or said == k.SHERIFF:
+        return 0.0
+    best = 0.0
+    for c in range(k.NUM_CHARACTERS):
+        if c != k.ROBIN and c != k.SHERIFF and rules[k.R_COUNTS + c] > 0:
+            best = max(best, _claim_worth(settings, c))
+    if best <= 0.0 or _claim_worth(settings, said) < best:
+        return 0.0
+    return settings[P_TRICKSTER_LIE]
+
+
+@jit
+def _claim_worth(settings, said):
+    """What running the power of a follower or a non-leader character is worth to its
+    maker, by the settings (`_power_gain` for the maker itself)."""
+    if said == k.COMPANION:
+        return settings[P_TEMPO]
+    if said == k.MONK or said == k.WITCH or said == k.DEPUTY or said == k.INNKEEPER:
+        return settings[P_POWER_VALUE]
+    return 0.0
+
+
+@jit
+def _liar(settings, rules):
+    """The belief's liar array: `_lie_share` of every claimed character."""
+    liar = np.zeros(k.NUM_CHARACTERS, dtype=np.float64)
+    for c in range(k.NUM_CHARACTERS):
+        liar[c] = _lie_share(settings, rules, c)
+    return liar
+
+
+@jit
 def _deterrence(settings, state, rules, lives, claimant, said, chance):
     """The challenge rate at which a false claim of `said` gains `claimant` nothing on
     average: its power is worth G to it when it runs, a caught bluff costs it its
@@ -321,7 +368,15 @@ def _caught(settings, state, rules, know, seat, public, lives, pos, said, truth,
     if know[ab.K_OTHER_LOOKED + seat * k.MAX_POSITIONS + pos]:
         return 1.0 if false else 0.0
     prior = public[pos, said]
-    q = 1.0 - prior * weight / (prior * weight + 1.0 - prior) if prior < 1.0 else 0.0
+    trickster = 0.0    # P(the Trickster there), when the claim is evidence for it too
+    share = _lie_share(settings, rules, said)
+    if share > 0.0 and not ab.over_count(state, rules, know, pos, said):
+        trickster = public[pos, k.TRICKSTER]
+    q = 0.0
+    if prior < 1.0:
+        held = prior * weight
+        q = 1.0 - held / (held + trickster * weight * share
+                          + max(1.0 - prior - trickster, 0.0))
     caught = 0.0
     for other in range(rules[k.R_PLAYERS]):
         if _side(rules, other, seat) or lives[other] <= 0:
@@ -601,7 +656,8 @@ def _sound_probs(settings, state, rules, know, seat, legal, m, out):
     w = np.zeros(m, dtype=np.float64)
     belief = np.empty((n, k.NUM_CHARACTERS), dtype=np.float64)
     weight = _claim_weight(settings, rules)
-    ab.belief(rules, know, seat, weight, belief)
+    liar = _liar(settings, rules)
+    ab.belief(rules, know, seat, weight, liar, belief)
     lives = np.zeros(k.MAX_PLAYERS, dtype=np.float64)
     _lives(state, rules, lives)
     if phase == k.PH_TURN:
@@ -609,7 +665,7 @@ def _sound_probs(settings, state, rules, know, seat, legal, m, out):
     elif phase == k.PH_AFTER_PEEK:
         values = np.zeros(m, dtype=np.float64)
         public = np.empty((n, k.NUM_CHARACTERS), dtype=np.float64)
-        ab.public_belief(rules, state, know, weight, public)
+        ab.public_belief(rules, state, know, weight, liar, public)
         _announce_values(settings, state, rules, know, seat, belief, public, lives, legal,
                          m, values)
         truth = _known(know, seat, state[k.S_PEEK_POS])

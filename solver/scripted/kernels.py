@@ -26,9 +26,12 @@ from ._league import (  # noqa: F401  (re-exported layout)
 from ._league import _league_probs as league_probs  # noqa: F401
 from ._sound import (  # noqa: F401  (re-exported layout)
     NUM_SOUND_PARAMS, P_BLUFF_CAUGHT, P_BLUFF_EXPOSURE, P_BLUFF_SHARE, P_BLUFF_WORTH,
-    P_CLAIM_WEIGHT, P_CLAIM_WEIGHT_MANY, P_DETER, P_POWER_VALUE, P_TEMPO, SOUND,
+    P_CLAIM_WEIGHT, P_CLAIM_WEIGHT_MANY, P_DETER, P_POWER_VALUE, P_TEMPO, P_TRICKSTER_LIE,
+    SOUND,
     SOUND_DEFAULTS,
 )
 from ._sound import _break_even as break_even  # noqa: F401
+from ._sound import _claim_weight as claim_weight  # noqa: F401
+from ._sound import _liar as lie_shares  # noqa: F401
 from ._sound import _sound_probs as sound_probs  # noqa: F401
 from ._play import _scripted_probs as scripted_probs  # noqa: F401
