@@ -29,6 +29,8 @@ from solver.players.agents import AgentPolicy, load_agent
 from solver.scripted import kernels as sk
 from solver.scripted.sound import claim_break_even
 
+from _probe import sample_action
+
 BUCKETS = (0.0, 0.1, 0.3, 0.5, 0.9, 1.0 + 1e-9)
 
 
@@ -61,14 +63,11 @@ def main() -> None:
     for _ in range(args.rounds):
         state = game.new_initial_state()
         while not state.is_terminal():
+            action = sample_action(state, policy, rng)
             if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes())
-                state.apply_action(int(rng.choice(outcomes, p=probs)))
+                state.apply_action(action)
                 continue
             seat = state.current_player()
-            probs = policy.action_probabilities(state)
-            actions = list(probs)
-            action = int(rng.choice(actions, p=[probs[a] for a in actions]))
             core = state.core_state
             if int(core[k.S_PHASE]) == k.PH_RESPOND:
                 pos, said = int(core[k.S_PEEK_POS]), int(core[k.S_ANNOUNCED])

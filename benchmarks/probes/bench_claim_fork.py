@@ -25,21 +25,14 @@ from game_def import kernels as k
 from game_def.characters import NAMES
 from solver.players.agents import AgentPolicy, load_agent
 
-
-def _sample(state, policy, rng) -> int:
-    if state.is_chance_node():
-        outcomes, probs = zip(*state.chance_outcomes())
-        return int(rng.choice(outcomes, p=probs))
-    probs = policy.action_probabilities(state)
-    actions = list(probs)
-    return int(rng.choice(actions, p=[probs[a] for a in actions]))
+from _probe import sample_action
 
 
 def _play_out(state, policy, rng, seat: int) -> tuple[float, str]:
     """The payoff of `seat` at the end of the round, and how it ended for it."""
     leader = None
     while not state.is_terminal():
-        action = _sample(state, policy, rng)
+        action = sample_action(state, policy, rng)
         if not state.is_chance_node():
             text = state.action_to_string(state.current_player(), action)
             if text in ("announce Robin", "announce Sheriff"):
@@ -72,7 +65,7 @@ def main() -> None:
     while len(gains) < args.forks:
         state = game.new_initial_state()
         while not state.is_terminal() and len(gains) < args.forks:
-            action = _sample(state, policy, rng)
+            action = sample_action(state, policy, rng)
             if not state.is_chance_node():
                 seat = state.current_player()
                 core = state.core_state

@@ -44,10 +44,10 @@ def seat_belief(state, seat: int, claim_weight: float = DEFAULT_CLAIM_WEIGHT, *,
     if not claim_weight >= 1.0:   # nan fails too
         raise RobinWoodError(f"claim_weight={claim_weight!r} must be a likelihood ratio of "
                              f"at least 1")
-    liar = np.broadcast_to(np.asarray(trickster, dtype=np.float64),
-                           (k.NUM_CHARACTERS,)).copy() if np.ndim(trickster) == 0 or \
-        np.size(trickster) == k.NUM_CHARACTERS else None
-    if liar is None or not np.all((liar >= 0.0) & (liar <= 1.0)):   # nan fails too
+    liar = np.array(trickster, dtype=np.float64).reshape(-1)   # one share, or one a character
+    if liar.size == 1:
+        liar = np.full(k.NUM_CHARACTERS, liar[0])
+    if liar.size != k.NUM_CHARACTERS or not np.all((liar >= 0.0) & (liar <= 1.0)):  # nan too
         raise RobinWoodError(f"trickster={trickster!r} must be a share between 0 and 1, or "
                              f"{k.NUM_CHARACTERS} of them (one per character)")
     know = _knowledge_after(rules, np.asarray(state.history(), dtype=np.int64))
